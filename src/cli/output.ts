@@ -1,0 +1,39 @@
+/**
+ * Conventions every command shares: results on stdout, progress on stderr,
+ * colour only on a TTY and never under NO_COLOR, CI or --json.
+ */
+export const EXIT_OK = 0;
+export const EXIT_PROBLEMS = 1;
+export const EXIT_USAGE = 2;
+
+/** A usage or configuration error: exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+export function colorEnabled(stream: NodeJS.WriteStream, opts: OutputOptions = {}): boolean {
+  if (opts.json) return false;
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+  if (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false') return false;
+  return Boolean(stream.isTTY);
+}
+
+export interface Painter {
+  red(s: string): string;
+  yellow(s: string): string;
+  green(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+export function painter(enabled: boolean): Painter {
+  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\u001b[${open}m${s}\u001b[${close}m` : s);
+  return { red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+}
+
+export const stdout = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+export const stderr = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');

@@ -1,0 +1,1 @@
+// Progressive enhancement entry; see docs/markup-contract.md.

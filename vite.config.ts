@@ -1,0 +1,28 @@
+// Bundles the browser code (progressive enhancement) and the shared stylesheet
+// into hashed files; `site build` copies them into dist/assets/ and finds
+// their names through the manifest.
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  root: here('src/client'),
+  base: '/',
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: here('build/client'),
+    emptyOutDir: true,
+    manifest: true,
+    target: 'es2020',
+    cssCodeSplit: true,
+    assetsDir: 'assets',
+    rollupOptions: {
+      input: {
+        main: here('src/client/main.ts'),
+        styles: here('src/client/styles.css'),
+      },
+    },
+  },
+});

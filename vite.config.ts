@@ -22,6 +22,7 @@ export default defineConfig({
       input: {
         main: here('src/client/main.ts'),
         styles: here('src/client/styles.css'),
+        search: here('src/client/search.ts'),
       },
     },
   },

@@ -1,0 +1,1 @@
+// Search page enhancement; loaded only on /search.

@@ -1,0 +1,174 @@
+/**
+ * The load stage: reads `data/` file by file, parses and validates every file
+ * against its zod schema, and returns the catalogue or every problem found.
+ * Nothing here knows about other files; cross-file rules are the check stage's.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import fg from 'fast-glob';
+import type { z } from 'zod';
+import type { Diagnostic } from '../core/diagnostic.js';
+import type { Catalogue } from './catalogue.js';
+import { article, category, newsItem, page, product, routeRegistry, siteConfig } from './schema.js';
+import { fieldName, problemPointer, schemaProblems } from './issues.js';
+import { parseJson } from './json.js';
+import { createLocator } from './locate.js';
+
+export interface LoadResult {
+  /** Null only when a file could not be read or validated; `diagnostics` then says why. */
+  catalogue: Catalogue | null;
+  diagnostics: Diagnostic[];
+}
+
+/** The per-entity folders of `data/`, one JSON file per entity. */
+const COLLECTIONS = {
+  categories: category,
+  products: product,
+  articles: article,
+  news: newsItem,
+  pages: page,
+} as const;
+type CollectionName = keyof typeof COLLECTIONS;
+
+/** The single files of `data/`. */
+const SINGLES = { site: ['site.json', siteConfig], routes: ['routes.json', routeRegistry] } as const;
+
+// Enough reads in flight to keep the disk busy without running out of file descriptors.
+const READ_CONCURRENCY = 64;
+
+export async function loadCatalogue(dataDir: string): Promise<LoadResult> {
+  const root = resolve(dataDir);
+  const base = toPosix(dataDir).replace(/\/+$/, '') || '.';
+  const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);
+
+  if (!(await isDirectory(root))) {
+    return {
+      catalogue: null,
+      diagnostics: [
+        {
+          code: 'load/missing-data-dir',
+          severity: 'error',
+          file: base,
+          pointer: '',
+          message: `The data directory ${base} does not exist; pass the catalogue's folder with --data-dir.`,
+        },
+      ],
+    };
+  }
+
+  const names = Object.keys(COLLECTIONS) as CollectionName[];
+  const entityFiles = await fg(
+    names.map((n) => `${n}/*.json`),
+    { cwd: root, onlyFiles: true },
+  );
+  // fast-glob's order depends on the file system; the output must not.
+  entityFiles.sort();
+
+  const jobs: Array<{ rel: string; schema: z.ZodType; into: string }> = [
+    { rel: SINGLES.site[0], schema: SINGLES.site[1], into: 'site' },
+    { rel: SINGLES.routes[0], schema: SINGLES.routes[1], into: 'routes' },
+    ...entityFiles.map((rel) => ({ rel, schema: COLLECTIONS[rel.slice(0, rel.indexOf('/')) as CollectionName] as z.ZodType, into: rel.slice(0, rel.indexOf('/')) })),
+  ];
+
+  const results = await mapLimit(jobs, READ_CONCURRENCY, (job) => loadFile(join(root, job.rel), label(job.rel), job.schema));
+
+  const diagnostics = results.flatMap((r) => r.diagnostics);
+  if (diagnostics.length > 0) return { catalogue: null, diagnostics };
+
+  const sourceOf = new WeakMap<object, string>();
+  const collected: Record<string, unknown[]> = { categories: [], products: [], articles: [], news: [], pages: [] };
+  let site: unknown;
+  let routes: unknown[] = [];
+  jobs.forEach((job, i) => {
+    const value = results[i].value as object;
+    const file = label(job.rel);
+    if (job.into === 'site') site = value;
+    else if (job.into === 'routes') {
+      routes = value as unknown[];
+      for (const r of routes) sourceOf.set(r as object, file);
+    } else collected[job.into].push(value);
+    sourceOf.set(value, file);
+  });
+
+  const catalogue = {
+    root,
+    site,
+    routes,
+    categories: collected.categories,
+    products: collected.products,
+    articles: collected.articles,
+    news: collected.news,
+    pages: collected.pages,
+    sourceOf,
+  } as Catalogue;
+  return { catalogue, diagnostics: [] };
+}
+
+interface FileResult {
+  value?: unknown;
+  diagnostics: Diagnostic[];
+}
+
+async function loadFile(abs: string, file: string, schema: z.ZodType): Promise<FileResult> {
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      diagnostics: [
+        {
+          code: missing ? 'load/missing-file' : 'load/unreadable-file',
+          severity: 'error',
+          file,
+          pointer: '',
+          message: missing
+            ? `The catalogue needs ${file}; create it (see the data layout in README).`
+            : `Could not read ${file}: ${(err as Error).message}.`,
+        },
+      ],
+    };
+  }
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };
+  const result = schema.safeParse(parsed.value);
+  if (result.success) return { value: result.data, diagnostics: [] };
+
+  // Positions only now that there is something to report.
+  const locator = createLocator(parsed.text);
+  return {
+    diagnostics: schemaProblems(result.error.issues).map((p): Diagnostic => {
+      const ptr = problemPointer(p.path);
+      return { code: 'load/schema', severity: 'error', file, pointer: ptr, ...locator.locate(ptr), message: `${fieldName(p.path)}: ${p.message}.` };
+    }),
+  };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Like Promise.all over `items`, with at most `limit` calls of `fn` in flight. Keeps order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function toPosix(p: string): string {
+  return p.replace(/\\/g, '/');
+}
+
+export type { Catalogue } from './catalogue.js';
+export { locate } from './locate.js';

@@ -16,6 +16,9 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     target: 'es2020',
+    // Pages load one module script and its chunks are few and known: no
+    // preload helper chunk (an extra request on every page) is worth it.
+    modulePreload: false,
     cssCodeSplit: true,
     assetsDir: 'assets',
     rollupOptions: {

@@ -1,0 +1,46 @@
+/**
+ * The search engine chunk: MiniSearch and the index. Loaded lazily by the
+ * /search page only, so no other page pays for the library.
+ */
+import MiniSearch from 'minisearch';
+import { SEARCH } from './constants.js';
+import { INDEX_OPTIONS, QUERY_OPTIONS, SEARCH_ENTRY_PATH, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from './search-options.js';
+import { highlight, snippetWindow, type Segment } from './snippet.js';
+
+export interface Hit {
+  kind: SearchKind;
+  url: string;
+  title: Segment[];
+  snippet: Segment[];
+}
+
+export interface Engine {
+  documents: number;
+  search(query: string): Hit[];
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}
+
+export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<Engine> {
+  const entry = await getJson<SearchEntry>(entryUrl);
+  if (entry.version !== SEARCH_INDEX_VERSION) throw new Error(`search index version ${entry.version}, expected ${SEARCH_INDEX_VERSION}`);
+  const file = await getJson<SearchIndexFile>(entry.index);
+  const mini = MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS);
+  return {
+    documents: file.docs.length,
+    search(query) {
+      let results = mini.search(query, QUERY_OPTIONS);
+      // All words first; if nothing has every word, any word is better than nothing.
+      if (results.length === 0) results = mini.search(query, { ...QUERY_OPTIONS, combineWith: 'OR' });
+      return results.slice(0, SEARCH.maxResults).map((r) => {
+        const [kind, url, title, excerpt] = file.docs[r.id as number];
+        const terms = new Set(r.terms);
+        return { kind, url, title: highlight(title, terms), snippet: highlight(snippetWindow(excerpt, terms, SEARCH.snippetChars), terms) };
+      });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The search index's shape, shared by the build (src/emit/search-index.ts,
+ * which writes it) and the search page (which loads and queries it): the
+ * tokenizer and term processing must be identical on both sides or queries
+ * miss. Pure, no DOM and no Node APIs.
+ */
+
+export const SEARCH_INDEX_VERSION = 1;
+
+/** Fixed-name entry file (revalidated) pointing at the content-hashed index (cached for ever). */
+export const SEARCH_ENTRY_PATH = '/search/entry.json';
+
+export type SearchKind = 'product' | 'article' | 'news';
+
+export const KIND_LABELS: Record<SearchKind, string> = { product: 'Product', article: 'Article', news: 'News' };
+
+/** One document: [kind, url, title, excerpt]. A tuple keeps the JSON small. */
+export type StoredDoc = [SearchKind, string, string, string];
+
+export interface SearchEntry {
+  version: number;
+  /** Absolute path of the index file. */
+  index: string;
+  documents: number;
+}
+
+export interface SearchIndexFile {
+  version: number;
+  docs: StoredDoc[];
+  /** MiniSearch's serialised index (`toJSON()`); document ids are positions in `docs`. */
+  index: unknown;
+}
+
+/** Words too common in this catalogue's language to tell documents apart. */
+const STOP_WORDS = new Set(
+  'a an and are as at be by for from has have how in is it its of on or that the this to was what when which with you your'.split(' '),
+);
+
+/** Letters and digits runs; everything else separates words ("98%", "l-arginine" → "98", "l", "arginine"). */
+export const WORD = /[\p{L}\p{N}]+/gu;
+
+export const tokenize = (text: string): string[] => text.match(WORD) ?? [];
+
+/** Lower case without diacritics, so "açaí" finds "acai". Null drops the term. */
+export function processTerm(term: string): string | null {
+  const t = term.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return t === '' || STOP_WORDS.has(t) ? null : t;
+}
+
+/** MiniSearch options for indexing and loading (must match). */
+export const INDEX_OPTIONS = {
+  idField: 'id',
+  fields: ['title', 'text'],
+  storeFields: [] as string[],
+  tokenize,
+  processTerm,
+};
+
+/** Query options: title matches count most; prefixes help as-you-type; light typo tolerance on long words. */
+export const QUERY_OPTIONS = {
+  boost: { title: 3 },
+  prefix: (term: string) => term.length >= 3,
+  fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+  combineWith: 'AND' as const,
+};

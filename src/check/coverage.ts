@@ -1,0 +1,180 @@
+/**
+ * Rules that tie routes and content together as a whole: every entity has
+ * exactly the routes it needs (one detail route per product, article and news
+ * item; pages 1..N per list), and nothing more.
+ */
+import type { Diagnostic } from '../core/diagnostic.js';
+import { pointer } from '../core/diagnostic.js';
+import type { Catalogue } from '../load/catalogue.js';
+import type { Category, Product } from '../load/schema.js';
+import { diagnostic, type CheckContext, type Declaration } from './context.js';
+import { DETAIL_SCREENS, PAGE_SCREENS } from './routes.js';
+
+/**
+ * The products a category lists: those whose `category` or `listedIn` holds
+ * its id, or every product for the all-products category.
+ */
+export function listedProducts(catalogue: Catalogue, category: Category): Product[] {
+  if (category.all) return catalogue.products;
+  return catalogue.products.filter((p) => p.category === category.id || p.listedIn.includes(category.id));
+}
+
+export function pageCount(items: number, perPage: number): number {
+  return Math.ceil(items / perPage);
+}
+
+export function checkCoverage(ctx: CheckContext): Diagnostic[] {
+  return [...checkDetailRoutes(ctx), ...checkListRoutes(ctx), ...checkPageRoutes(ctx)];
+}
+
+/** Distinct declarations (identical duplicates count once) grouped by node id, per screen. */
+function routesByNode(ctx: CheckContext, screens: readonly string[]): Map<string, Declaration[]> {
+  const map = new Map<string, Declaration[]>();
+  const seenPath = new Set<string>();
+  for (const d of ctx.distinct) {
+    if (!screens.includes(d.route.screen)) continue;
+    // A conflicting redeclaration is already an error of its own; count the path once here.
+    const key = `${d.route.nodeid}\u0000${d.route.path}`;
+    if (seenPath.has(key)) continue;
+    seenPath.add(key);
+    map.set(d.route.nodeid, [...(map.get(d.route.nodeid) ?? []), d]);
+  }
+  return map;
+}
+
+/** Every product, article and news item has exactly one detail route. */
+function checkDetailRoutes(ctx: CheckContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const kinds = [
+    { screen: 'product', items: ctx.catalogue.products, label: (p: Product) => `Product "${p.name}"` },
+    { screen: 'article', items: ctx.catalogue.articles, label: (a: { headline: string }) => `Article "${a.headline}"` },
+    { screen: 'news-detail', items: ctx.catalogue.news, label: (n: { title: string }) => `News item "${n.title}"` },
+  ] as const;
+  for (const kind of kinds) {
+    const routes = routesByNode(ctx, [kind.screen]);
+    const noun = DETAIL_SCREENS[kind.screen];
+    for (const item of kind.items as ReadonlyArray<{ id: string; slug: string }>) {
+      const file = ctx.fileOf(item);
+      const label = (kind.label as (i: unknown) => string)(item);
+      const found = routes.get(item.id) ?? [];
+      if (found.length === 0) {
+        out.push(
+          diagnostic('check/missing-detail-route', 'error', file, '/id', `${label} (${item.id}) has no detail route; add a route with screen "${kind.screen}" and nodeid "${item.id}" to ${ctx.routesFile}, or remove the ${noun}.`),
+        );
+      } else if (found.length > 1) {
+        const list = found.map((d) => `${d.route.path} (/${d.index})`).join(', ');
+        out.push(diagnostic('check/multiple-detail-routes', 'error', file, '/id', `${label} (${item.id}) has ${found.length} detail routes: ${list}; keep exactly one.`));
+      }
+    }
+  }
+  return out;
+}
+
+/** Every category and every page of data/pages is reachable by a route. */
+function checkListRoutes(ctx: CheckContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const categoryRoutes = routesByNode(ctx, ['products', 'category']);
+  for (const c of ctx.catalogue.categories) {
+    if (!categoryRoutes.has(c.id)) {
+      out.push(
+        diagnostic('check/category-without-route', 'error', ctx.fileOf(c), '/id', `Category "${c.name}" (${c.path}) has no route; add a ${c.all ? 'products' : 'category'} route for ${c.path} with nodeid "${c.id}".`),
+      );
+    }
+    // The category's own path is where navigation links to; its bare route must be there.
+    for (const d of categoryRoutes.get(c.id) ?? []) {
+      if (d.route.page === undefined && d.route.path !== c.path) {
+        out.push(
+          diagnostic('check/category-path-mismatch', 'error', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} shows category "${c.name}", whose path is ${c.path}; the paths must match.`),
+        );
+      }
+    }
+  }
+  const screens = Object.keys(PAGE_SCREENS);
+  const pageRoutes = routesByNode(ctx, screens);
+  for (const p of ctx.catalogue.pages) {
+    if (!pageRoutes.has(p.id)) {
+      out.push(diagnostic('check/page-without-route', 'error', ctx.fileOf(p), '/id', `Page "${p.heading}" (${p.kind}) has no route; add a route with screen "${p.kind}" and nodeid "${p.id}".`));
+    }
+  }
+  return out;
+}
+
+interface PagedList {
+  id: string;
+  label: string;
+  file: string;
+  items: number;
+  perPage: number;
+  noun: string;
+  /** Where the pages live: `<base>/page-<n>`. */
+  base: string | undefined;
+  screens: string[];
+}
+
+/** Lists run from page 1 to ceil(items / per page), each page once, at `<list>/page-<n>`. */
+function checkPageRoutes(ctx: CheckContext): Diagnostic[] {
+  const { catalogue } = ctx;
+  const per = catalogue.site.itemsPerPage;
+  const lists: PagedList[] = catalogue.categories.map((c) => ({
+    id: c.id,
+    label: `Category "${c.name}" (${c.path})`,
+    file: ctx.fileOf(c),
+    items: listedProducts(catalogue, c).length,
+    perPage: per.products,
+    noun: 'products',
+    base: c.path,
+    screens: ['products', 'category'],
+  }));
+  for (const p of catalogue.pages) {
+    if (p.kind !== 'knowledge' && p.kind !== 'news') continue;
+    const bare = ctx.distinct.find((d) => d.route.nodeid === p.id && d.route.screen === p.kind && d.route.page === undefined);
+    lists.push({
+      id: p.id,
+      label: p.kind === 'knowledge' ? `The knowledge list` : `The news list`,
+      file: ctx.fileOf(p),
+      items: p.kind === 'knowledge' ? catalogue.articles.length : catalogue.news.length,
+      perPage: p.kind === 'knowledge' ? per.articles : per.news,
+      noun: p.kind === 'knowledge' ? 'articles' : 'news items',
+      base: bare?.route.path,
+      screens: [p.kind],
+    });
+  }
+
+  const out: Diagnostic[] = [];
+  for (const list of lists) {
+    const pages = (routesByNode(ctx, list.screens).get(list.id) ?? []).filter((d) => d.route.page !== undefined);
+    const n = pageCount(list.items, list.perPage);
+    const why = `${list.label} lists ${list.items} ${list.noun} at ${list.perPage} per page, so it has ${n === 0 ? 'no pages (bare list only)' : n === 1 ? 'page 1 only' : `pages 1 to ${n}`}`;
+    const byNumber = new Map<number, Declaration[]>();
+    for (const d of pages) byNumber.set(d.route.page!, [...(byNumber.get(d.route.page!) ?? []), d]);
+
+    for (let page = 1; page <= n; page++) {
+      if (!byNumber.has(page)) {
+        const where = list.base ? ` ${list.base.replace(/\/$/, '')}/page-${page}` : '';
+        out.push(diagnostic('check/missing-page', 'error', ctx.routesFile, '', `${why}; add the route${where} (page ${page}, nodeid "${list.id}").`));
+      }
+    }
+    for (const [page, decls] of byNumber) {
+      if (page > n) {
+        for (const d of decls) {
+          out.push(diagnostic('check/extra-page', 'error', ctx.routesFile, pointer(d.index, 'page'), `${why}; route ${d.route.path} (page ${page}) is past the end. Remove it, or list more ${list.noun}.`));
+        }
+      }
+      for (const d of decls.slice(1)) {
+        out.push(
+          diagnostic('check/duplicate-page', 'error', ctx.routesFile, pointer(d.index, 'page'), `${list.label} has page ${page} twice: ${decls[0].route.path} (/${decls[0].index}) and ${d.route.path} (/${d.index}); keep one.`),
+        );
+      }
+      for (const d of decls) {
+        const expected = list.base === undefined ? undefined : `${list.base.replace(/\/$/, '')}/page-${page}`;
+        const shapeOk = expected === undefined ? d.route.path.endsWith(`/page-${page}`) : d.route.path === expected;
+        if (!shapeOk) {
+          out.push(
+            diagnostic('check/page-path', 'error', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} is page ${page} of ${list.label.replace(/^The /, 'the ')}; its path must be ${expected ?? `<list path>/page-${page}`}.`),
+          );
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * The check stage: cross-file consistency of a loaded catalogue. Every rule is
+ * a pure function of the catalogue; positions (line, column) are added last,
+ * and only for the diagnostics there are.
+ */
+import type { Diagnostic } from '../core/diagnostic.js';
+import { pointer } from '../core/diagnostic.js';
+import type { Catalogue } from '../load/catalogue.js';
+import { locate as locateInFile, pointerTokens, type Position } from '../load/locate.js';
+import type { RouteRecord } from '../load/schema.js';
+import { createContext } from './context.js';
+import { checkCoverage } from './coverage.js';
+import { isSafePath, outputFileOf } from './paths.js';
+import { checkReferences } from './references.js';
+import { checkRoutes } from './routes.js';
+
+export interface CheckOptions {
+  /** How to find a diagnostic's line and column; defaults to reading the file. Tests may pass a stub. */
+  locate?: (file: string, pointer: string) => Position | undefined;
+}
+
+/** Every cross-file problem of the catalogue, sorted by file, pointer and code. */
+export function checkCatalogue(catalogue: Catalogue, options: CheckOptions = {}): Diagnostic[] {
+  const ctx = createContext(catalogue);
+  const found = [...checkRoutes(ctx), ...checkCoverage(ctx), ...checkReferences(ctx)];
+  const locate = options.locate ?? locateInFile;
+  return found.map((d) => ({ ...d, ...locate(d.file, d.pointer) })).sort(compareDiagnostics);
+}
+
+/** A route as the build writes it: the first declaration of its path, plus where it goes. */
+export interface ResolvedRoute extends RouteRecord {
+  /** The output file relative to `dist/`, forward slashes: `index.html` for `/`, `herb-extract/index.html`. */
+  output: string;
+  /** JSON pointers (into the route registry) of every declaration of this path, the built one first. */
+  declarations: string[];
+}
+
+/**
+ * The routes to build: one per path (identical re-declarations are built
+ * once; of conflicting ones the first wins, and check reports the conflict),
+ * in registry order. Paths that could escape `dist/` are left out whatever
+ * the caller does with check's verdict.
+ */
+export function resolveRoutes(catalogue: Catalogue): ResolvedRoute[] {
+  const byPath = new Map<string, ResolvedRoute>();
+  const taken = new Set<string>();
+  catalogue.routes.forEach((route, index) => {
+    const existing = byPath.get(route.path);
+    if (existing) {
+      existing.declarations.push(pointer(index));
+      return;
+    }
+    if (!isSafePath(route.path)) return;
+    const output = outputFileOf(route.path);
+    // `/a` and `/a/` write one file: build the first, check reports the clash.
+    if (taken.has(output)) return;
+    taken.add(output);
+    byPath.set(route.path, { ...route, output, declarations: [pointer(index)] });
+  });
+  return [...byPath.values()];
+}
+
+/** Orders by file, then pointer (array indices numerically), then code: stable output for humans and diffs. */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  const pa = pointerTokens(a.pointer);
+  const pb = pointerTokens(b.pointer);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    if (pa[i] === pb[i]) continue;
+    const na = /^\d+$/.test(pa[i]) ? Number(pa[i]) : NaN;
+    const nb = /^\d+$/.test(pb[i]) ? Number(pb[i]) : NaN;
+    if (!Number.isNaN(na) && !Number.isNaN(nb)) return na - nb;
+    return pa[i] < pb[i] ? -1 : 1;
+  }
+  if (pa.length !== pb.length) return pa.length - pb.length;
+  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
+  return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+}
+
+export { listedProducts, pageCount } from './coverage.js';
+export { isSafePath, outputFileOf, pathProblems } from './paths.js';
+export { expectedNames } from './routes.js';

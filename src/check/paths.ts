@@ -1,0 +1,76 @@
+/**
+ * Route path rules. A route path becomes a folder under `dist/`, so anything
+ * that could leave `dist/`, be read differently by a server, or not exist on
+ * every file system is an error; legacy shapes that still work are warnings.
+ */
+import type { Severity } from '../core/diagnostic.js';
+
+export interface PathProblem {
+  code: string;
+  severity: Severity;
+  message: string;
+}
+
+// Characters a path segment may hold: RFC 3986 unreserved. Everything else
+// needs percent-encoding in a URL or is unsafe in a file name somewhere.
+const SEGMENT_CHAR = /^[A-Za-z0-9._~-]$/;
+// Top-level names that emit writes itself; a route there would clash with them.
+const RESERVED_FIRST_SEGMENT = /^(assets|images|404\.html|robots\.txt|sitemap(-[\w-]+)?\.xml|favicon\.ico|index\.html)$/i;
+const MAX_SEGMENT_BYTES = 255;
+
+/** Every problem of one route path, errors first; empty when the path is fine. */
+export function pathProblems(path: string): PathProblem[] {
+  const errors: PathProblem[] = [];
+  const warnings: PathProblem[] = [];
+  const err = (code: string, message: string) => errors.push({ code, severity: 'error', message });
+  const warn = (code: string, message: string) => warnings.push({ code, severity: 'warning', message });
+
+  if (!path.startsWith('/')) err('check/path-not-absolute', `Route path "${printable(path)}" must start with "/".`);
+  if (path.includes('\\')) err('check/path-traversal', `Route path "${printable(path)}" contains a backslash, which some servers and file systems read as a folder separator; use "/" or a hyphen.`);
+  if (/%(2e|2f|5c|00)/i.test(path)) {
+    err('check/path-traversal', `Route path "${printable(path)}" contains a percent-encoded dot, slash, backslash or NUL that could leave dist/ once decoded; write the path decoded, with letters, digits and hyphens only.`);
+  }
+  for (const c of new Set(path)) {
+    if (c === '/' || c === '\\' || SEGMENT_CHAR.test(c)) continue;
+    const what =
+      c === '?' ? 'a query ("?")' : c === '#' ? 'a fragment ("#")' : c === '%' ? 'a percent-encoding ("%")' : /[\u0000-\u001f\u007f]/.test(c) ? `the control character U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : /\s/.test(c) ? 'white space' : `the character "${c}"`;
+    err('check/path-invalid-char', `Route path "${printable(path)}" contains ${what}; a route path may use only letters, digits, "-", ".", "_" and "~" between slashes.`);
+  }
+
+  const body = path.replace(/^\/+/, '');
+  const segments = body === '' ? [] : body.replace(/\/$/, '').split('/');
+  segments.forEach((segment, i) => {
+    if (segment === '') err('check/path-empty-segment', `Route path "${printable(path)}" has an empty segment ("//"); remove the extra slash.`);
+    else if (segment === '.' || segment === '..') err('check/path-traversal', `Route path "${printable(path)}" has a "${segment}" segment, which would leave its folder (or dist/); give the page a real name.`);
+    else {
+      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) err('check/path-too-long', `Route path segment "${segment.slice(0, 40)}…" is longer than ${MAX_SEGMENT_BYTES} bytes, the limit of file names; shorten the slug.`);
+      if (i === 0 && RESERVED_FIRST_SEGMENT.test(segment)) err('check/path-reserved', `Route path "${path}" would clash with /${segment}, which the build writes itself; choose another path.`);
+      if (/[A-Z]/.test(segment)) warn('check/path-legacy-case', `Route path "${path}" has capital letters ("${segment}"); it is kept as declared, but lower-case paths are the convention (and safer on case-insensitive hosts).`);
+      if (segment.startsWith('-') || segment.endsWith('-')) warn('check/path-edge-hyphen', `Route path "${path}" has a segment starting or ending with a hyphen ("${segment}"); it is kept as declared, but new slugs should not.`);
+    }
+  });
+  if (path.length > 1 && path.endsWith('/') && errors.length === 0) {
+    warn('check/path-trailing-slash', `Route path "${path}" ends with "/"; write it without (it is built as ${outputFileOf(path)} either way).`);
+  }
+  return [...errors, ...warnings];
+}
+
+/** True when the path can be written under dist/ without escaping it. */
+export function isSafePath(path: string): boolean {
+  return pathProblems(path).every((p) => p.severity !== 'error');
+}
+
+/**
+ * The file a route is written to, relative to `dist/`: `index.html` for `/`,
+ * `<path>/index.html` otherwise, so that `/a` and `/a/` are the same file.
+ */
+export function outputFileOf(path: string): string {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? 'index.html' : `${trimmed}/index.html`;
+}
+
+/** Control characters shown as escapes so that a message never carries them raw. */
+function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,108 @@
+/**
+ * How `site check` presents its findings: a text report for people, one JSON
+ * document for tools, and GitHub workflow annotations for CI. Pure functions
+ * from diagnostics and counts to text.
+ */
+import { countBySeverity, type Diagnostic, type Severity } from '../core/diagnostic.js';
+import type { Catalogue } from '../load/catalogue.js';
+import type { Painter as Paint } from '../cli/output.js';
+import type { ResolvedRoute } from './index.js';
+
+export interface CheckCounts {
+  /** Routes to build per screen kind (identical duplicates once). */
+  routes: Record<string, number>;
+  totals: {
+    routes: number;
+    declarations: number;
+    categories: number;
+    products: number;
+    articles: number;
+    news: number;
+    pages: number;
+  };
+  diagnostics: Record<Severity, number>;
+}
+
+export function countCatalogue(catalogue: Catalogue | null, routes: readonly ResolvedRoute[], diagnostics: readonly Diagnostic[]): CheckCounts {
+  const perScreen: Record<string, number> = {};
+  for (const r of routes) perScreen[r.screen] = (perScreen[r.screen] ?? 0) + 1;
+  const sorted = Object.fromEntries(Object.entries(perScreen).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return {
+    routes: sorted,
+    totals: {
+      routes: routes.length,
+      declarations: catalogue?.routes.length ?? 0,
+      categories: catalogue?.categories.length ?? 0,
+      products: catalogue?.products.length ?? 0,
+      articles: catalogue?.articles.length ?? 0,
+      news: catalogue?.news.length ?? 0,
+      pages: catalogue?.pages.length ?? 0,
+    },
+    diagnostics: countBySeverity(diagnostics),
+  };
+}
+
+/** Under --strict a warning is an error: in the report, the annotations and the exit code alike. */
+export function applyStrict(diagnostics: readonly Diagnostic[], strict: boolean): Diagnostic[] {
+  return strict ? diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' } : d)) : [...diagnostics];
+}
+
+const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export function formatText(diagnostics: readonly Diagnostic[], counts: CheckCounts, paint: Paint): string {
+  const lines: string[] = [];
+  const grouped = [...diagnostics].sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
+  for (const d of grouped) {
+    const where = `${d.file}:${d.line ?? 1}:${d.column ?? 1}`;
+    const sev = d.severity === 'error' ? paint.red('error') : d.severity === 'warning' ? paint.yellow('warning') : paint.dim('info');
+    lines.push(`${where}  ${sev}  ${paint.dim(d.code)}  ${d.message}`);
+  }
+  if (lines.length > 0) lines.push('');
+
+  const screens = Object.entries(counts.routes);
+  if (screens.length > 0) {
+    const width = Math.max(...screens.map(([s]) => s.length));
+    lines.push(paint.bold('Routes by screen kind'));
+    for (const [screen, n] of screens) lines.push(`  ${screen.padEnd(width)}  ${String(n).padStart(5)}`);
+    const t = counts.totals;
+    const repeated = t.declarations - t.routes;
+    lines.push(`  ${'total'.padEnd(width)}  ${String(t.routes).padStart(5)}${repeated > 0 ? paint.dim(`  (${t.declarations} declarations, ${repeated} repeated)`) : ''}`);
+    lines.push(`Content: ${t.categories} categories, ${t.products} products, ${t.articles} articles, ${t.news} news items, ${t.pages} pages`);
+  }
+  lines.push(verdict(counts.diagnostics, paint));
+  return lines.join('\n') + '\n';
+}
+
+function verdict(c: Record<Severity, number>, paint: Paint): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const tally = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}`;
+  return c.error > 0 ? paint.red(paint.bold(`✖ The catalogue has problems: ${tally}.`)) : paint.green(`✔ The catalogue is consistent: ${tally}.`);
+}
+
+export function formatJson(diagnostics: readonly Diagnostic[], counts: CheckCounts): string {
+  const doc = {
+    diagnostics: diagnostics.map((d) => ({
+      code: d.code,
+      severity: d.severity,
+      file: d.file,
+      pointer: d.pointer,
+      line: d.line ?? null,
+      column: d.column ?? null,
+      message: d.message,
+    })),
+    counts,
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/** GitHub workflow commands (`::error file=…::…`), escaped as the runner expects. */
+export function formatAnnotations(diagnostics: readonly Diagnostic[]): string {
+  const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return diagnostics
+    .map((d) => {
+      const command = d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'notice';
+      return `::${command} file=${prop(d.file)},line=${d.line ?? 1},col=${d.column ?? 1},title=${prop(d.code)}::${data(d.message)}\n`;
+    })
+    .join('');
+}

@@ -1,13 +1,95 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../index.js';
-import { EXIT_USAGE, stderr } from '../output.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, painter, stderr, stdout } from '../output.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+
+interface BuildFlags {
+  dataDir: string;
+  out: string;
+  reports: string;
+  json?: boolean;
+  concurrency?: string;
+  strict?: boolean;
+  searchIndex: boolean;
+}
+
+const number = new Intl.NumberFormat('en-US');
+
+/** Prints at most one progress line per second, on a terminal only: CI logs and pipes stay clean. */
+function progressPrinter(enabled: boolean): (done: number, total: number) => void {
+  let last = performance.now();
+  return (done, total) => {
+    if (!enabled) return;
+    const now = performance.now();
+    if (now - last < 1000 && done < total) return;
+    last = now;
+    stderr(`site build: rendered ${number.format(done)} of ${number.format(total)} routes`);
+  };
+}
+
+function formatDiagnostic(d: Diagnostic, paint: ReturnType<typeof painter>): string {
+  const where = `${d.file}${d.pointer === '' ? '' : `#${d.pointer}`}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
+  const sev = d.severity === 'error' ? paint.red('error') : d.severity === 'warning' ? paint.yellow('warning') : paint.dim('info');
+  return `${where}  ${sev}  ${d.message}  ${paint.dim(d.code)}`;
+}
 
 export function registerBuild(program: Command, ctx: CommandContext): void {
   program
     .command('build')
-    .description('build (not built yet)')
-    .action(() => {
-      stderr('site build: not built yet');
-      ctx.setExitCode(EXIT_USAGE);
+    .description('check the catalogue and render every route to static HTML in the output folder')
+    .option('--data-dir <dir>', 'catalogue folder', 'data')
+    .option('--out <dir>', 'output folder (replaced atomically when the build succeeds)', 'dist')
+    .option('--reports <dir>', 'folder for build-routes.json and links.json (not published)', 'reports')
+    .option('--json', 'print the summary as one JSON document')
+    .option('--concurrency <n>', 'render threads (default: one per core)')
+    .option('--strict', 'treat warnings as errors')
+    .option('--no-search-index', 'skip the search index')
+    .action(async (flags: BuildFlags) => {
+      // React's development build is ten times slower; the workers force production too.
+      process.env.NODE_ENV = 'production';
+      let concurrency: number | undefined;
+      if (flags.concurrency !== undefined) {
+        concurrency = Number(flags.concurrency);
+        if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency expects a whole number of at least 1, got "${flags.concurrency}"`);
+      }
+      const { buildSite } = await import('../../emit/build.js');
+      const { AssetsMissingError } = await import('../../emit/assets.js');
+      const paint = painter(colorEnabled(process.stderr, { json: flags.json }));
+      let result;
+      try {
+        result = await buildSite({
+          dataDir: flags.dataDir,
+          outDir: flags.out,
+          reportsDir: flags.reports,
+          concurrency,
+          strict: flags.strict,
+          searchIndex: flags.searchIndex,
+          // Test-only: substitute the render API (e.g. one whose template throws) without touching the source.
+          renderModule: process.env.SITE_TEST_RENDER_MODULE || undefined,
+          onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),
+        });
+      } catch (err) {
+        if (err instanceof AssetsMissingError) {
+          stderr(`site build: ${err.message}`);
+          ctx.setExitCode(EXIT_USAGE);
+          return;
+        }
+        throw err;
+      }
+      const shownDiagnostics = result.ok ? result.diagnostics.filter((d) => d.code.startsWith('build/')) : result.diagnostics;
+      if (flags.json) {
+        stdout(JSON.stringify({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+      } else {
+        for (const d of shownDiagnostics.filter((d) => d.severity !== 'info')) stderr(formatDiagnostic(d, paint));
+        const warn = `${number.format(result.warnings)} warning${result.warnings === 1 ? '' : 's'}`;
+        const links = `links: ${number.format(result.links.references)} checked, ${number.format(result.links.broken + result.links.unsafe)} broken`;
+        if (result.ok) {
+          stdout(`site build: ${number.format(result.pages)} pages written to ${flags.out} in ${result.seconds.toFixed(2)} s · ${warn} · ${links}`);
+        } else {
+          const stage = result.failedAt === 'check' ? 'the catalogue has errors' : result.failedAt === 'links' ? 'broken links' : 'rendering failed';
+          stdout(`site build: failed (${stage}) in ${result.seconds.toFixed(2)} s · ${number.format(result.errors)} error${result.errors === 1 ? '' : 's'}, ${warn} · ${flags.out} left unchanged`);
+        }
+      }
+      ctx.setExitCode(result.ok ? EXIT_OK : EXIT_PROBLEMS);
     });
 }

@@ -1,0 +1,189 @@
+/**
+ * The link check: which internal URLs a built page references, and whether
+ * each resolves to a file in the built site. Extraction runs in the render
+ * workers (they hold the HTML string already); the main thread only merges
+ * compact target lists and checks each distinct target once.
+ */
+import { load } from 'cheerio/slim';
+
+/** Elements and attributes that reference another resource. */
+const REFERENCES: ReadonlyArray<readonly [selector: string, attr: string]> = [
+  ['a[href]', 'href'],
+  ['area[href]', 'href'],
+  ['link[href]', 'href'],
+  ['script[src]', 'src'],
+  ['img[src]', 'src'],
+  ['img[srcset]', 'srcset'],
+  ['source[src]', 'src'],
+  ['source[srcset]', 'srcset'],
+  ['iframe[src]', 'src'],
+  ['video[poster]', 'poster'],
+  ['meta[property="og:image"]', 'content'],
+  ['meta[property="og:url"]', 'content'],
+  ['meta[name="twitter:image"]', 'content'],
+];
+const SELECTOR = REFERENCES.map(([s]) => s).join(',');
+
+export interface PageLinks {
+  /** Distinct internal URL paths (decoded, no query or hash), e.g. `/herb-extract`, `/assets/main-x.js`. */
+  internal: string[];
+  /** References with a scheme that must never appear in our pages (`javascript:`, `data:text/html`, `vbscript:`). */
+  unsafe: string[];
+}
+
+const SAFE_SCHEME = /^(?:https?|mailto|tel):/i;
+const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * Reduces one reference to the internal URL path it names, or null when it is
+ * external, same-page or not a link at all. `origin` has no trailing slash.
+ */
+export function internalPath(raw: string, pagePath: string, origin: string): string | null | { unsafe: string } {
+  // Browsers strip leading/trailing whitespace and ASCII tab/newline anywhere in a URL.
+  const ref = raw.trim().replace(/[\t\n\r]/g, '');
+  if (ref === '' || ref.startsWith('#')) return null;
+  let rest: string;
+  if (ref.startsWith('/') && !ref.startsWith('//')) {
+    rest = ref; // the common case, kept free of URL parsing: it runs millions of times on big catalogues
+  } else if (ref.startsWith(origin) && (ref.length === origin.length || '/?#'.includes(ref[origin.length]))) {
+    rest = ref.slice(origin.length) || '/';
+  } else if (ANY_SCHEME.test(ref) || ref.startsWith('//')) {
+    if (!ref.startsWith('//') && !SAFE_SCHEME.test(ref)) return { unsafe: ref };
+    return null; // another host, or mailto/tel
+  } else {
+    // Relative: resolve as a browser would on the page's clean URL.
+    const url = new URL(ref, origin + pagePath);
+    if (url.origin !== new URL(origin).origin) return null;
+    rest = url.pathname + url.search;
+  }
+  const cut = rest.search(/[?#]/);
+  let p = cut === -1 ? rest : rest.slice(0, cut);
+  if (p === '') p = '/';
+  if (p.includes('%')) {
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      // A malformed escape is itself a broken link; keep it verbatim so it is reported.
+    }
+  }
+  if (p.startsWith('/') === false) p = '/' + p;
+  return p;
+}
+
+/** Every internal reference in one built page, deduplicated. */
+export function extractLinks(html: string, pagePath: string, origin: string): PageLinks {
+  const $ = load(html);
+  const internal = new Set<string>();
+  const unsafe = new Set<string>();
+  $(SELECTOR).each((_, el) => {
+    const attribs = (el as { attribs: Record<string, string> }).attribs;
+    for (const [, attr] of REFERENCES) {
+      const value = attribs[attr];
+      if (value === undefined) continue;
+      if (attr === 'content' && !isReferenceMeta(attribs)) continue;
+      const refs = attr === 'srcset' ? srcsetUrls(value) : [value];
+      for (const ref of refs) {
+        const r = internalPath(ref, pagePath, origin);
+        if (r === null) continue;
+        if (typeof r === 'string') internal.add(r);
+        else unsafe.add(r.unsafe);
+      }
+    }
+  });
+  return { internal: [...internal], unsafe: [...unsafe] };
+}
+
+function isReferenceMeta(attribs: Record<string, string>): boolean {
+  const key = attribs.property ?? attribs.name;
+  return key === 'og:image' || key === 'og:url' || key === 'twitter:image';
+}
+
+/** `a.png 1x, b.png 2x` → `['a.png', 'b.png']`. */
+export function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(',')
+    .map((c) => c.trim().split(/\s+/)[0])
+    .filter((u): u is string => Boolean(u));
+}
+
+/**
+ * The built files that would answer a request for `urlPath` on a static host
+ * with clean URLs: `/x` and `/x/` → `x/index.html`; `/a.css` → `a.css`.
+ */
+export function candidateFiles(urlPath: string): string[] {
+  const p = urlPath.replace(/^\/+/, '');
+  if (p === '') return ['index.html'];
+  if (p.endsWith('/')) return [`${p}index.html`];
+  return [p, `${p}/index.html`, `${p}.html`];
+}
+
+export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean {
+  return candidateFiles(urlPath).some((f) => files.has(f));
+}
+
+/** How many pages reference a target, and the first few of them in route order (for the report). */
+export interface TargetTally {
+  count: number;
+  /** Indices of the referring pages, ascending, at most MAX_SOURCES. */
+  sources: number[];
+}
+/** Target URL path → its tally. Keeping indices rather than paths keeps worker messages small. */
+export type LinkTally = Map<string, TargetTally>;
+/** A tally as it crosses the worker boundary. */
+export type TallyEntries = Array<[target: string, count: number, sources: number[]]>;
+
+export const MAX_SOURCES = 5;
+
+/** Keeps the MAX_SOURCES smallest indices, so the report does not depend on which worker finished first. */
+function addSource(sources: number[], index: number): void {
+  if (sources.length === MAX_SOURCES && index >= sources[MAX_SOURCES - 1]) return;
+  let i = sources.length;
+  while (i > 0 && sources[i - 1] > index) i--;
+  if (sources[i - 1] === index) return;
+  sources.splice(i, 0, index);
+  if (sources.length > MAX_SOURCES) sources.pop();
+}
+
+export function tallyPage(tally: LinkTally, targets: readonly string[], sourceIndex: number): void {
+  for (const t of targets) {
+    const entry = tally.get(t);
+    if (entry === undefined) tally.set(t, { count: 1, sources: [sourceIndex] });
+    else {
+      entry.count++;
+      addSource(entry.sources, sourceIndex);
+    }
+  }
+}
+
+export function tallyEntries(tally: LinkTally): TallyEntries {
+  return [...tally].map(([t, { count, sources }]) => [t, count, sources]);
+}
+
+export function mergeTally(into: LinkTally, entries: TallyEntries): void {
+  for (const [t, count, sources] of entries) {
+    const entry = into.get(t);
+    if (entry === undefined) into.set(t, { count, sources: sources.slice(0, MAX_SOURCES) });
+    else {
+      entry.count += count;
+      for (const s of sources) addSource(entry.sources, s);
+    }
+  }
+}
+
+export interface BrokenLink {
+  /** The URL path that resolves to no built file. */
+  target: string;
+  /** How many pages reference it. */
+  references: number;
+  /** Route paths of the first pages (in route order) that reference it. */
+  sources: string[];
+}
+
+/** Targets that resolve to no built file, sorted by target for a stable report. */
+export function findBroken(tally: LinkTally, files: ReadonlySet<string>, pathOfSource: (index: number) => string): BrokenLink[] {
+  const broken: BrokenLink[] = [];
+  for (const [target, { count, sources }] of tally) {
+    if (!resolvesTo(target, files)) broken.push({ target, references: count, sources: sources.map(pathOfSource) });
+  }
+  return broken.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
+}

@@ -1,0 +1,69 @@
+/**
+ * sitemap.xml (and, past 50,000 URLs, a sitemap index with numbered parts)
+ * and robots.txt. Entries carry content dates only, so a rebuild of unchanged
+ * content produces the same bytes.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
+
+export interface SitemapEntry {
+  /** Absolute canonical URL. */
+  url: string;
+  /** YYYY-MM-DD, the page's own content date. */
+  lastmod: string;
+}
+
+/** The protocol's limit per file (sitemaps.org). */
+export const SITEMAP_LIMIT = 50_000;
+
+/** Indexable pages → unique canonical URLs, in first-seen order (a page-1 canonical to its bare list appears once). */
+export function sitemapEntries(pages: Iterable<{ indexable: boolean; canonical: string; lastmod: string }>): SitemapEntry[] {
+  const byUrl = new Map<string, SitemapEntry>();
+  for (const p of pages) {
+    if (!p.indexable) continue;
+    const seen = byUrl.get(p.canonical);
+    // Two routes sharing a canonical URL: the newer content date is the URL's lastmod.
+    if (seen === undefined) byUrl.set(p.canonical, { url: p.canonical, lastmod: p.lastmod });
+    else if (p.lastmod > seen.lastmod) seen.lastmod = p.lastmod;
+  }
+  return [...byUrl.values()];
+}
+
+async function urlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
+  const stream = new SitemapStream({ lastmodDateOnly: true });
+  const done = streamToPromise(stream);
+  for (const e of entries) stream.write({ url: e.url, lastmod: e.lastmod });
+  stream.end();
+  return done;
+}
+
+/**
+ * Writes `sitemap.xml` into `outDir`; past `limit` URLs it becomes an index of
+ * `sitemap-1.xml`, `sitemap-2.xml`, …. Returns the files written, relative to outDir.
+ */
+export async function writeSitemap(outDir: string, origin: string, entries: readonly SitemapEntry[], limit = SITEMAP_LIMIT): Promise<string[]> {
+  if (entries.length <= limit) {
+    await writeFile(path.join(outDir, 'sitemap.xml'), await urlset(entries));
+    return ['sitemap.xml'];
+  }
+  const files: string[] = [];
+  const index = new SitemapIndexStream({ lastmodDateOnly: true });
+  const indexDone = streamToPromise(index);
+  for (let start = 0, n = 1; start < entries.length; start += limit, n++) {
+    const part = entries.slice(start, start + limit);
+    const name = `sitemap-${n}.xml`;
+    await writeFile(path.join(outDir, name), await urlset(part));
+    files.push(name);
+    const lastmod = part.reduce((max, e) => (e.lastmod > max ? e.lastmod : max), part[0].lastmod);
+    index.write({ url: `${origin}/${name}`, lastmod });
+  }
+  index.end();
+  await writeFile(path.join(outDir, 'sitemap.xml'), await indexDone);
+  return ['sitemap.xml', ...files];
+}
+
+/** Allows everything that is published and names the sitemap; noindex pages say so in their own head. */
+export function robotsTxt(origin: string): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`;
+}

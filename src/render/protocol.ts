@@ -1,0 +1,74 @@
+/**
+ * What crosses the boundary between the build's main thread and its render
+ * workers. Messages stay compact: routes go in, small facts and link tallies
+ * come back; page HTML never leaves the worker that rendered it.
+ */
+import type { RouteRecord } from '../load/schema.js';
+import type { AssetRefs } from '../emit/assets.js';
+import type { TallyEntries } from '../emit/links.js';
+
+export interface WorkerConfig {
+  /** The catalogue folder; each worker loads it itself (cheaper than cloning it into every worker). */
+  dataDir: string;
+  /** The temporary output folder the workers write into. */
+  outDir: string;
+  assets: AssetRefs;
+  /** Module providing the render API (src/render/model.ts unless a test substitutes one). */
+  renderModule: string;
+}
+
+/** One route to render: its position in the resolved route list (stable across workers) and its output file. */
+export interface RouteJob {
+  index: number;
+  route: RouteRecord;
+  /** Relative to the output folder, e.g. `herb-extract/index.html`. */
+  file: string;
+}
+
+export type RenderTask =
+  | { kind: 'routes'; jobs: RouteJob[] }
+  | { kind: 'artwork'; from: number; to: number }
+  | { kind: 'not-found' };
+
+/** What the sitemap and reports need about a page (render's RouteFacts plus size). */
+export interface PageFacts {
+  index: number;
+  bytes: number;
+  canonical: string;
+  indexable: boolean;
+  lastmod: string;
+  metaFallback: string[];
+}
+
+export interface RenderFailure {
+  /** Route index, or -1 for the 404 page and artwork. */
+  index: number;
+  /** What failed, e.g. the route path or `artwork of <product slug>`. */
+  subject: string;
+  cause: string;
+}
+
+export interface RoutesResult {
+  kind: 'routes';
+  pages: PageFacts[];
+  failures: RenderFailure[];
+  links: TallyEntries;
+  /** [reference, route index] for every `javascript:`-like reference found. */
+  unsafe: Array<[string, number]>;
+}
+
+export interface ArtworkResult {
+  kind: 'artwork';
+  files: string[];
+  failures: RenderFailure[];
+}
+
+export interface NotFoundResult {
+  kind: 'not-found';
+  bytes: number;
+  /** Set when render404 threw and the fallback page was written instead. */
+  failure: RenderFailure | null;
+  links: TallyEntries;
+}
+
+export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult;

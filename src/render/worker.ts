@@ -1,0 +1,155 @@
+/**
+ * A render worker: loads the catalogue and builds the site model once, then
+ * renders batches of routes, writes each page itself and sends back only
+ * compact facts and link tallies.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { workerData } from 'node:worker_threads';
+import pLimit from 'p-limit';
+import type { Catalogue } from '../load/catalogue.js';
+import { loadCatalogue } from '../load/index.js';
+import type { Product, RouteRecord } from '../load/schema.js';
+import type { AssetRefs } from '../emit/assets.js';
+import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
+import { insideRoot } from '../emit/paths.js';
+import type {
+  ArtworkResult,
+  NotFoundResult,
+  PageFacts,
+  RenderFailure,
+  RenderResult,
+  RenderTask,
+  RoutesResult,
+  WorkerConfig,
+} from './protocol.js';
+
+/** The render API of src/render/model.ts (CONTRACTS.md), as far as the build uses it. */
+export interface RenderApi<Model = unknown> {
+  createSiteModel(catalogue: Catalogue, assets: AssetRefs): Model;
+  renderRoute(model: Model, route: RouteRecord): string;
+  routeFacts(model: Model, route: RouteRecord): { canonical: string; indexable: boolean; lastmod: string; metaFallback: string[] };
+  render404(model: Model): string;
+  renderErrorFallback(): string;
+  productArtwork(model: Model, product: Product): { url: string; svg: string };
+}
+
+const config = workerData as WorkerConfig;
+// Enough writes in flight to keep the disk busy without a burst of open files.
+const writes = pLimit(16);
+const madeDirs = new Set<string>();
+
+export function causeOf(err: unknown): string {
+  if (err instanceof Error) {
+    const frame = err.stack?.split('\n').find((l) => l.trimStart().startsWith('at '));
+    return frame === undefined ? err.message : `${err.message} (${frame.trim()})`;
+  }
+  return String(err);
+}
+
+async function writeOutput(file: string, content: string): Promise<number> {
+  const target = insideRoot(config.outDir, file);
+  const dir = path.dirname(target);
+  if (!madeDirs.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  await writeFile(target, content);
+  return Buffer.byteLength(content);
+}
+
+async function setUp(): Promise<{ api: RenderApi; model: unknown; catalogue: Catalogue }> {
+  const api = (await import(config.renderModule)) as RenderApi;
+  const { catalogue, diagnostics } = await loadCatalogue(config.dataDir);
+  if (catalogue === null) {
+    const first = diagnostics[0];
+    throw new Error(`render worker could not load ${config.dataDir}: ${first ? `${first.file}${first.pointer}: ${first.message}` : 'unknown error'}`);
+  }
+  return { api, model: api.createSiteModel(catalogue, config.assets), catalogue };
+}
+
+// Starts while piscina loads this module, so the model is ready when the first batch arrives.
+const ready = setUp();
+// Marks the rejection handled here; every task awaits `ready` and reports it.
+ready.catch(() => undefined);
+
+async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Promise<RoutesResult> {
+  const { api, model, catalogue } = await ready;
+  const origin = catalogue.site.origin;
+  const pages: PageFacts[] = [];
+  const failures: RenderFailure[] = [];
+  const tally: LinkTally = new Map();
+  const unsafe: Array<[string, number]> = [];
+  const pending: Array<Promise<void>> = [];
+  for (const { index, route, file } of task.jobs) {
+    let html: string;
+    let facts: ReturnType<RenderApi['routeFacts']>;
+    try {
+      html = api.renderRoute(model, route);
+      facts = api.routeFacts(model, route);
+    } catch (err) {
+      failures.push({ index, subject: route.path, cause: causeOf(err) });
+      continue;
+    }
+    const links = extractLinks(html, route.path, origin);
+    tallyPage(tally, links.internal, index);
+    for (const u of links.unsafe) unsafe.push([u, index]);
+    pending.push(
+      writes(async () => {
+        const bytes = await writeOutput(file, html);
+        pages.push({ index, bytes, ...facts, metaFallback: [...facts.metaFallback] });
+      }).catch((err: unknown) => {
+        failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
+      }),
+    );
+  }
+  await Promise.all(pending);
+  return { kind: 'routes', pages, failures, links: tallyEntries(tally), unsafe };
+}
+
+async function renderArtwork(task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {
+  const { api, model, catalogue } = await ready;
+  const files: string[] = [];
+  const failures: RenderFailure[] = [];
+  await Promise.all(
+    catalogue.products.slice(task.from, task.to).map(async (product) => {
+      try {
+        const { url, svg } = api.productArtwork(model, product);
+        const file = url.replace(/^\/+/, '');
+        await writes(() => writeOutput(file, svg));
+        files.push(file);
+      } catch (err) {
+        failures.push({ index: -1, subject: `artwork of product ${product.slug}`, cause: causeOf(err) });
+      }
+    }),
+  );
+  return { kind: 'artwork', files: files.sort(), failures };
+}
+
+async function renderNotFound(): Promise<NotFoundResult> {
+  const { api, model, catalogue } = await ready;
+  let html: string;
+  let failure: RenderFailure | null = null;
+  try {
+    html = api.render404(model);
+  } catch (err) {
+    // The spec's own fallback: a minimal page that needs no model.
+    failure = { index: -1, subject: '404.html', cause: causeOf(err) };
+    html = api.renderErrorFallback();
+  }
+  const tally: LinkTally = new Map();
+  tallyPage(tally, extractLinks(html, '/404.html', catalogue.site.origin).internal, -1);
+  const bytes = await writeOutput('404.html', html);
+  return { kind: 'not-found', bytes, failure, links: tallyEntries(tally) };
+}
+
+export default async function run(task: RenderTask): Promise<RenderResult> {
+  switch (task.kind) {
+    case 'routes':
+      return renderRoutes(task);
+    case 'artwork':
+      return renderArtwork(task);
+    case 'not-found':
+      return renderNotFound();
+  }
+}

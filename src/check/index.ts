@@ -6,7 +6,8 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
 import type { Catalogue } from '../load/catalogue.js';
-import { locate as locateInFile, pointerTokens, type Position } from '../load/locate.js';
+import { locate as locateInFile, type Position } from '../load/locate.js';
+import { compareDiagnostics } from '../load/order.js';
 import type { RouteRecord } from '../load/schema.js';
 import { createContext } from './context.js';
 import { checkCoverage } from './coverage.js';
@@ -60,23 +61,7 @@ export function resolveRoutes(catalogue: Catalogue): ResolvedRoute[] {
   return [...byPath.values()];
 }
 
-/** Orders by file, then pointer (array indices numerically), then code: stable output for humans and diffs. */
-export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
-  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  const pa = pointerTokens(a.pointer);
-  const pb = pointerTokens(b.pointer);
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    if (pa[i] === pb[i]) continue;
-    const na = /^\d+$/.test(pa[i]) ? Number(pa[i]) : NaN;
-    const nb = /^\d+$/.test(pb[i]) ? Number(pb[i]) : NaN;
-    if (!Number.isNaN(na) && !Number.isNaN(nb)) return na - nb;
-    return pa[i] < pb[i] ? -1 : 1;
-  }
-  if (pa.length !== pb.length) return pa.length - pb.length;
-  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
-  return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
-}
-
+export { compareDiagnostics } from '../load/order.js';
 export { listedProducts, pageCount } from './coverage.js';
 export { isSafePath, outputFileOf, pathProblems } from './paths.js';
 export { expectedNames } from './routes.js';

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { Catalogue } from '../load/catalogue.js';
 import { loadCatalogue } from '../load/index.js';
-import { checkCatalogue, compareDiagnostics, resolveRoutes, type ResolvedRoute } from './index.js';
+import { checkCatalogue, resolveRoutes, type ResolvedRoute } from './index.js';
 
 export interface CheckResult {
   /** Null when the data could not be loaded (the diagnostics say why). */
@@ -17,6 +17,6 @@ export interface CheckResult {
 
 export async function checkDataDir(dataDir: string): Promise<CheckResult> {
   const loaded = await loadCatalogue(dataDir);
-  if (!loaded.catalogue) return { catalogue: null, diagnostics: [...loaded.diagnostics].sort(compareDiagnostics), routes: [] };
+  if (!loaded.catalogue) return { catalogue: null, diagnostics: loaded.diagnostics, routes: [] };
   return { catalogue: loaded.catalogue, diagnostics: checkCatalogue(loaded.catalogue), routes: resolveRoutes(loaded.catalogue) };
 }

@@ -13,6 +13,7 @@ import { article, category, newsItem, page, product, routeRegistry, siteConfig }
 import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
+import { compareDiagnostics } from './order.js';
 
 export interface LoadResult {
   /** Null only when a file could not be read or validated; `diagnostics` then says why. */
@@ -73,7 +74,7 @@ export async function loadCatalogue(dataDir: string): Promise<LoadResult> {
   const results = await mapLimit(jobs, READ_CONCURRENCY, (job) => loadFile(join(root, job.rel), label(job.rel), job.schema));
 
   const diagnostics = results.flatMap((r) => r.diagnostics);
-  if (diagnostics.length > 0) return { catalogue: null, diagnostics };
+  if (diagnostics.length > 0) return { catalogue: null, diagnostics: diagnostics.sort(compareDiagnostics) };
 
   const sourceOf = new WeakMap<object, string>();
   const collected: Record<string, unknown[]> = { categories: [], products: [], articles: [], news: [], pages: [] };

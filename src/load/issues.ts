@@ -66,7 +66,8 @@ function describe(issue: Issue): string {
 
 /** zod prefixes most messages with "Invalid input: "; the location already says that. */
 function stripPrefix(message: string): string {
-  return message.replace(/^Invalid input: /, '');
+  const m = message.replace(/^Invalid input: /, '');
+  return m.charAt(0).toLowerCase() + m.slice(1);
 }
 
 export function problemPointer(path: Path): string {

@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../src/load/index.js';
+import { createLocator, locate, locateInText, pointerTokens } from '../../src/load/locate.js';
+import { BASE_DATA, scenario } from '../check/fixture.js';
+
+describe('loadCatalogue', () => {
+  it('loads the valid base catalogue with every entity and its source file', async () => {
+    const { catalogue, diagnostics } = await loadCatalogue(BASE_DATA);
+    expect(diagnostics).toEqual([]);
+    expect(catalogue).not.toBeNull();
+    const c = catalogue!;
+    expect([c.categories.length, c.products.length, c.articles.length, c.news.length, c.pages.length, c.routes.length]).toEqual([4, 4, 3, 1, 8, 28]);
+    // Files are read in a fixed order, whatever the file system says.
+    expect(c.products.map((p) => p.slug)).toEqual(['berberine-powder-bulk', 'bulk-curcumin', 'chaga-extract-powder', 'ginger-extract']);
+    expect(c.sourceOf.get(c.products[1])).toBe(`${BASE_DATA}/products/bulk-curcumin.json`);
+    expect(c.sourceOf.get(c.routes[3])).toBe(`${BASE_DATA}/routes.json`);
+    expect(c.sourceOf.get(c.site)).toBe(`${BASE_DATA}/site.json`);
+    // zod defaults are applied.
+    expect(c.products[0].claims).toEqual([]);
+  });
+
+  it('names files relative to the data dir as given', async () => {
+    const rel = relative(process.cwd(), BASE_DATA);
+    const { catalogue } = await loadCatalogue(rel);
+    expect(catalogue!.sourceOf.get(catalogue!.articles[0])).toBe(`${rel}/articles/berberine-dosage-guide.json`);
+  });
+
+  it('reports every schema issue of a file with pointer, line and column, and no catalogue', async () => {
+    const data = scenario('load-schema');
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).toBeNull();
+    const rows = diagnostics.map((d) => [d.code, d.file.slice(data.length + 1), d.pointer, d.line, d.column]);
+    expect(rows).toEqual([
+      ['load/schema', 'products/bulk-curcumin.json', '/colour', 42, 3],
+      ['load/schema', 'products/bulk-curcumin.json', '/description/0/text/1/href', 22, 9],
+      ['load/schema', 'products/bulk-curcumin.json', '/description/1/type', 28, 7],
+      ['load/schema', 'products/bulk-curcumin.json', '/freeSample', 15, 3],
+      ['load/schema', 'products/bulk-curcumin.json', '/moq', 1, 1],
+      ['load/schema', 'products/bulk-curcumin.json', '/package', 13, 3],
+      ['load/schema', 'products/bulk-curcumin.json', '/updated', 41, 3],
+      ['load/schema', 'routes.json', '/5/page', 70, 5],
+      ['load/schema', 'routes.json', '/7/meta/description', 96, 5],
+      ['load/schema', 'routes.json', '/7/meta/keywords', 96, 5],
+    ]);
+    const message = (ptr: string) => diagnostics.find((d) => d.pointer === ptr)!.message;
+    expect(message('/colour')).toBe('colour: unknown field "colour"; remove it or correct its spelling.');
+    expect(message('/freeSample')).toBe('freeSample: expected boolean, received string.');
+    expect(message('/moq')).toBe('moq: missing required field (expected string).');
+    expect(message('/updated')).toBe('updated: expected a date as YYYY-MM-DD.');
+    // A union reports the branch that got furthest: the link lacks its href.
+    expect(message('/description/0/text/1/href')).toBe('description[0].text[1].href: missing required field (expected string).');
+    expect(message('/description/1/type')).toMatch(/^description\[1\]\.type: invalid discriminator value\. Expected 'heading' \| 'paragraph'/);
+    expect(diagnostics.every((d) => d.severity === 'error')).toBe(true);
+  });
+
+  it('reports bad JSON at the position of the syntax error', async () => {
+    const data = scenario('load-bad-json');
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).toBeNull();
+    expect(diagnostics).toEqual([
+      {
+        code: 'load/invalid-json',
+        severity: 'error',
+        file: `${data}/products/ginger-extract.json`,
+        pointer: '',
+        line: 5,
+        column: 3,
+        message: 'Not valid JSON: a comma between items was expected (line 5, column 3).',
+      },
+    ]);
+  });
+
+  it('names a trailing comma, and positions after a byte-order mark', async () => {
+    const data = scenario(null);
+    writeFileSync(join(data, 'site.json'), '\uFEFF{\n  "brand": "x",\n}\n');
+    const { diagnostics } = await loadCatalogue(data);
+    expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['load/invalid-json', 3, 1]]);
+    expect(diagnostics[0].message).toContain('trailing comma');
+  });
+
+  it('reports a missing registry file and a missing data dir', async () => {
+    const data = scenario(null);
+    rmSync(join(data, 'routes.json'));
+    const missing = await loadCatalogue(data);
+    expect(missing.catalogue).toBeNull();
+    expect(missing.diagnostics.map((d) => [d.code, d.file])).toEqual([['load/missing-file', `${data}/routes.json`]]);
+
+    const none = await loadCatalogue(join(data, 'nope'));
+    expect(none.diagnostics.map((d) => d.code)).toEqual(['load/missing-data-dir']);
+  });
+});
+
+describe('locate', () => {
+  const text = '{\n  "a": {\n    "b/c": [10, {"d": 1}]\n  },\n  "e~f": true\n}\n';
+
+  it('points object members at their key and array items at their value', () => {
+    const l = createLocator(text);
+    expect(l.locate('')).toEqual({ line: 1, column: 1 });
+    expect(l.locate('/a')).toEqual({ line: 2, column: 3 });
+    expect(l.locate('/a/b~1c/0')).toEqual({ line: 3, column: 13 });
+    expect(l.locate('/a/b~1c/1/d')).toEqual({ line: 3, column: 18 });
+    expect(l.locate('/e~0f')).toEqual({ line: 5, column: 3 });
+  });
+
+  it('points a missing field at the object that should hold it', () => {
+    expect(locateInText(text, '/a/missing')).toEqual({ line: 2, column: 3 });
+    expect(locateInText(text, '/a/b~1c/7')).toEqual({ line: 3, column: 5 });
+  });
+
+  it('reads a file by path, and follows changes to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-locate-'));
+    const file = join(dir, 'x.json');
+    writeFileSync(file, '[1,\n 2]');
+    expect(locate(file, '/1')).toEqual({ line: 2, column: 2 });
+    writeFileSync(file, '[1,\n\n\n   2]');
+    expect(locate(file, '/1')).toEqual({ line: 4, column: 4 });
+    expect(locate(join(dir, 'gone.json'), '/1')).toEqual({ line: 1, column: 1 });
+    rmSync(dir, { recursive: true });
+  });
+
+  it('unescapes pointer tokens', () => {
+    expect(pointerTokens('/a~1b/c~0d/0')).toEqual(['a/b', 'c~d', '0']);
+    expect(pointerTokens('')).toEqual([]);
+  });
+});
+

@@ -18,7 +18,7 @@ const SEGMENT_CHAR = /^[A-Za-z0-9._~-]$/;
 const RESERVED_FIRST_SEGMENT = /^(assets|images|404\.html|robots\.txt|sitemap(-[\w-]+)?\.xml|favicon\.ico|index\.html)$/i;
 const MAX_SEGMENT_BYTES = 255;
 
-/** Every problem of one route path, errors first; empty when the path is fine. */
+/** Every problem of one route path: its errors, or when it has none its warnings; empty when the path is fine. */
 export function pathProblems(path: string): PathProblem[] {
   const errors: PathProblem[] = [];
   const warnings: PathProblem[] = [];
@@ -27,14 +27,16 @@ export function pathProblems(path: string): PathProblem[] {
 
   if (!path.startsWith('/')) err('check/path-not-absolute', `Route path "${printable(path)}" must start with "/".`);
   if (path.includes('\\')) err('check/path-traversal', `Route path "${printable(path)}" contains a backslash, which some servers and file systems read as a folder separator; use "/" or a hyphen.`);
-  if (/%(2e|2f|5c|00)/i.test(path)) {
+  const encodedTraversal = /%(2e|2f|5c|00)/i.test(path);
+  if (encodedTraversal) {
     err('check/path-traversal', `Route path "${printable(path)}" contains a percent-encoded dot, slash, backslash or NUL that could leave dist/ once decoded; write the path decoded, with letters, digits and hyphens only.`);
   }
-  for (const c of new Set(path)) {
-    if (c === '/' || c === '\\' || SEGMENT_CHAR.test(c)) continue;
-    const what =
-      c === '?' ? 'a query ("?")' : c === '#' ? 'a fragment ("#")' : c === '%' ? 'a percent-encoding ("%")' : /[\u0000-\u001f\u007f]/.test(c) ? `the control character U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : /\s/.test(c) ? 'white space' : `the character "${c}"`;
-    err('check/path-invalid-char', `Route path "${printable(path)}" contains ${what}; a route path may use only letters, digits, "-", ".", "_" and "~" between slashes.`);
+  const bad = [...new Set(path)].filter((c) => c !== '/' && c !== '\\' && !SEGMENT_CHAR.test(c) && !(c === '%' && encodedTraversal));
+  if (bad.length > 0) {
+    const what = bad.map((c) =>
+      c === '?' ? 'a query ("?")' : c === '#' ? 'a fragment ("#")' : c === '%' ? 'a percent-encoding ("%")' : /[\u0000-\u001f\u007f]/.test(c) ? `the control character U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : /\s/.test(c) ? 'white space' : `"${c}"`,
+    );
+    err('check/path-invalid-char', `Route path "${printable(path)}" contains ${what.join(', ')}; a route path may use only letters, digits, "-", ".", "_" and "~" between slashes.`);
   }
 
   const body = path.replace(/^\/+/, '');
@@ -49,10 +51,13 @@ export function pathProblems(path: string): PathProblem[] {
       if (segment.startsWith('-') || segment.endsWith('-')) warn('check/path-edge-hyphen', `Route path "${path}" has a segment starting or ending with a hyphen ("${segment}"); it is kept as declared, but new slugs should not.`);
     }
   });
-  if (path.length > 1 && path.endsWith('/') && errors.length === 0) {
+  if (path.length > 1 && path.endsWith('/')) {
     warn('check/path-trailing-slash', `Route path "${path}" ends with "/"; write it without (it is built as ${outputFileOf(path)} either way).`);
   }
-  return [...errors, ...warnings];
+  // One diagnostic per kind of problem: "/../../x" is one fault, not two.
+  // Style warnings about a path that must change anyway would only be noise.
+  const seen = new Set<string>();
+  return (errors.length > 0 ? errors : warnings).filter((p) => !seen.has(p.message) && seen.add(p.message));
 }
 
 /** True when the path can be written under dist/ without escaping it. */

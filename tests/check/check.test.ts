@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/diagnostic.js';
+import { checkCatalogue, compareDiagnostics, outputFileOf, pathProblems, resolveRoutes } from '../../src/check/index.js';
+import { loadCatalogue } from '../../src/load/index.js';
+import type { Catalogue } from '../../src/load/catalogue.js';
+import { BASE_DATA, scenario } from './fixture.js';
+
+async function load(data: string): Promise<Catalogue> {
+  const { catalogue, diagnostics } = await loadCatalogue(data);
+  expect(diagnostics).toEqual([]);
+  return catalogue!;
+}
+
+/** Diagnostics of a scenario as [severity, code, file inside data/, pointer] rows, plus the full list. */
+async function run(name: string): Promise<{ rows: string[][]; diagnostics: Diagnostic[]; data: string }> {
+  const data = scenario(name);
+  const diagnostics = checkCatalogue(await load(data));
+  return { rows: diagnostics.map((d) => [d.severity, d.code, d.file.slice(data.length + 1), d.pointer]), diagnostics, data };
+}
+
+describe('checkCatalogue on the valid base catalogue', () => {
+  it('finds nothing', async () => {
+    expect(checkCatalogue(await load(BASE_DATA))).toEqual([]);
+  });
+});
+
+// Each scenario is the base catalogue plus one fault (tests/fixtures/check-<name>/); exactly these diagnostics follow.
+const SCENARIOS: Array<[string, string[][]]> = [
+  ['check-duplicate-route', [['warning', 'check/duplicate-route', 'routes.json', '/28']]],
+  ['check-conflicting-route', [['error', 'check/conflicting-route', 'routes.json', '/28']]],
+  ['check-wrong-grandid', [['error', 'check/grandid-mismatch', 'routes.json', '/10/grandId']]],
+  ['check-unexpected-grandid', [['error', 'check/unexpected-grandid', 'routes.json', '/4/grandId']]],
+  ['check-missing-page', [['error', 'check/missing-page', 'routes.json', '']]],
+  ['check-extra-page', [['error', 'check/extra-page', 'routes.json', '/28/page']]],
+  ['check-api-paged', [['error', 'check/extra-page', 'routes.json', '/28/page']]],
+  ['check-traversal-slug', [['error', 'check/path-traversal', 'routes.json', '/20/path']]],
+  ['check-encoded-traversal', [['error', 'check/path-traversal', 'routes.json', '/20/path']]],
+  ['check-path-query', [['error', 'check/path-invalid-char', 'routes.json', '/20/path']]],
+  [
+    'check-legacy-slug',
+    [
+      ['warning', 'check/path-edge-hyphen', 'routes.json', '/20/path'],
+      ['warning', 'check/path-legacy-case', 'routes.json', '/20/path'],
+    ],
+  ],
+  ['check-unknown-screen', [['error', 'check/unknown-screen', 'routes.json', '/28/screen']]],
+  [
+    'check-name-convention',
+    [
+      ['error', 'check/route-name', 'routes.json', '/4/name'],
+      ['error', 'check/route-name', 'routes.json', '/6/name'],
+    ],
+  ],
+  ['check-nodeid-not-hex', [['warning', 'check/nodeid-not-hex', 'routes.json', '/13/nodeid']]],
+  ['check-type-mismatch', [['error', 'check/type-mismatch', 'routes.json', '/14/type']]],
+  ['check-orphan-product', [['error', 'check/missing-detail-route', 'products/reishi-mushroom-extract-powder.json', '/id']]],
+  ['check-missing-detail-route', [['error', 'check/missing-detail-route', 'articles/berberine-dosage-guide.json', '/id']]],
+  ['check-multiple-detail-routes', [['error', 'check/multiple-detail-routes', 'news/expo-2024.json', '/id']]],
+  ['check-route-without-content', [['error', 'check/route-without-content', 'routes.json', '/28/nodeid']]],
+  [
+    'check-same-output-file',
+    [
+      ['error', 'check/output-collision', 'routes.json', '/28/path'],
+      ['warning', 'check/path-trailing-slash', 'routes.json', '/28/path'],
+    ],
+  ],
+  [
+    'check-case-collision',
+    [
+      ['warning', 'check/output-case-collision', 'routes.json', '/28/path'],
+      ['warning', 'check/path-legacy-case', 'routes.json', '/28/path'],
+    ],
+  ],
+  ['check-empty-meta', [['warning', 'check/empty-meta', 'routes.json', '/12/meta']]],
+  [
+    'check-unknown-reference',
+    [
+      ['error', 'check/unknown-reference', 'articles/what-is-curcumin.json', '/relatedProducts/0'],
+      ['error', 'check/unknown-reference', 'categories/api.json', '/parentId'],
+      ['error', 'check/unknown-reference', 'pages/home.json', '/featuredProducts/1'],
+      ['error', 'check/unknown-reference', 'products/ginger-extract.json', '/listedIn/0'],
+    ],
+  ],
+  ['check-duplicate-slug', [['error', 'check/duplicate-slug', 'products/ginger-extract.json', '/slug']]],
+  [
+    'check-unsafe-link',
+    [
+      ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/1/href'],
+      ['error', 'check/broken-link', 'news/expo-2024.json', '/body/0/text/3/href'],
+    ],
+  ],
+];
+
+describe('checkCatalogue finds exactly the fault of each scenario', () => {
+  it.each(SCENARIOS)('%s', async (name, expected) => {
+    const { rows } = await run(name);
+    expect(rows).toEqual(expected);
+  });
+});
+
+describe('diagnostic messages an editor can act on', () => {
+  const message = async (name: string, code: string) => (await run(name)).diagnostics.find((d) => d.code === code)!.message;
+
+  it('a conflicting duplicate lists both declarations and what differs', async () => {
+    expect(await message('check-conflicting-route', 'check/conflicting-route')).toBe(
+      'Route /herb-extract/ginger-extract is declared twice with different meta.title: /12 and /28; keep one declaration.',
+    );
+  });
+
+  it('an identical duplicate says the build uses one', async () => {
+    expect(await message('check-duplicate-route', 'check/duplicate-route')).toContain('identically to /12; the build uses one');
+  });
+
+  it('an unknown screen kind is the spec\'s "Unknown middleware {name}"', async () => {
+    expect(await message('check-unknown-screen', 'check/unknown-screen')).toMatch(/^Unknown middleware landing: route \/landing names a screen kind/);
+  });
+
+  it('a missing page names the count, the page size and the route to add', async () => {
+    expect(await message('check-missing-page', 'check/missing-page')).toBe(
+      'Category "Herb Extract" (/herb-extract) lists 3 products at 2 per page, so it has pages 1 to 2; add the route /herb-extract/page-2 (page 2, nodeid "d9d828a4630f62ac7d96639cb1b299ed").',
+    );
+  });
+
+  it('a bare-list-only category with a page route says it has no pages', async () => {
+    expect(await message('check-api-paged', 'check/extra-page')).toContain('lists 0 products at 2 per page, so it has no pages (bare list only)');
+  });
+
+  it('grandId names both ids', async () => {
+    expect(await message('check-wrong-grandid', 'check/grandid-mismatch')).toBe(
+      'Product route /herb-extract/bulk-curcumin has grandId "29d450f06e32dcfca283c19be837bfba" but its product\'s category is "d9d828a4630f62ac7d96639cb1b299ed"; set grandId to the category\'s node id.',
+    );
+  });
+
+  it('two routes writing one file list both', async () => {
+    expect(await message('check-same-output-file', 'check/output-collision')).toBe('Routes /thanks (/27) and /thanks/ (/28) are both written to dist/thanks/index.html; keep one path.');
+  });
+
+  it('a name convention error says the expected name', async () => {
+    const { diagnostics } = await run('check-name-convention');
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'Route /herb-extract is named "herb-extract"; a category route (bare category list) is named "productsclass".',
+      'Route /herb-extract/page-2 is named "productsclass"; a category route (page 2 of a category list) is named "d9d828a4630f62ac7d96639cb1b299ed".',
+    ]);
+  });
+
+  it('empty meta lists the empty fields and the fallback', async () => {
+    expect(await message('check-empty-meta', 'check/empty-meta')).toBe(
+      'Route /herb-extract/ginger-extract has an empty meta title, description and keywords; the build falls back to text made from the content. Write them for better search results.',
+    );
+  });
+});
+
+describe('positions', () => {
+  it('carry the line and column of the pointed-at field', async () => {
+    const { diagnostics } = await run('check-wrong-grandid');
+    // routes.json is pretty-printed: route 10 starts on line 125, its grandId is the 6th line of it.
+    expect(diagnostics.map((d) => [d.line, d.column])).toEqual([[133, 5]]);
+  });
+
+  it('use the locate option when given', async () => {
+    const catalogue = await load(scenario('check-type-mismatch'));
+    const diagnostics = checkCatalogue(catalogue, { locate: (_file, ptr) => ({ line: ptr.length, column: 7 }) });
+    expect(diagnostics.map((d) => [d.line, d.column])).toEqual([[8, 7]]);
+  });
+});
+
+describe('pathProblems', () => {
+  const codes = (p: string) => pathProblems(p).map((x) => `${x.severity} ${x.code}`);
+  it.each([
+    ['/', []],
+    ['/herb-extract/bulk-curcumin', []],
+    ['/search/404', []],
+    ['herb-extract', ['error check/path-not-absolute']],
+    ['/a/../b', ['error check/path-traversal']],
+    ['/a/./b', ['error check/path-traversal']],
+    ['/..', ['error check/path-traversal']],
+    ['/a\\b', ['error check/path-traversal']],
+    ['/a/%2E%2E/b', ['error check/path-traversal']],
+    ['/a%2fb', ['error check/path-traversal']],
+    ['/a%20b', ['error check/path-invalid-char']],
+    ['/a\u0000b', ['error check/path-invalid-char']],
+    ['/a b', ['error check/path-invalid-char']],
+    ['/a#top', ['error check/path-invalid-char']],
+    ['/a:b', ['error check/path-invalid-char']],
+    ['/a//b', ['error check/path-empty-segment']],
+    ['/assets', ['error check/path-reserved']],
+    ['/sitemap.xml', ['error check/path-reserved']],
+    ['/' + 'a'.repeat(256), ['error check/path-too-long']],
+    ['/knowledge/What-Is-Inulin', ['warning check/path-legacy-case']],
+    ['/knowledge/-what-is-inulin', ['warning check/path-edge-hyphen']],
+    ['/knowledge/what-is-inulin-', ['warning check/path-edge-hyphen']],
+    ['/thanks/', ['warning check/path-trailing-slash']],
+  ] as Array<[string, string[]]>)('%j', (path, expected) => {
+    expect(codes(path)).toEqual(expected);
+  });
+
+  it('never puts a raw control character into a message', () => {
+    expect(pathProblems('/a\u0000b')[0].message).toContain('\\u0000');
+    expect(pathProblems('/a\u0000b')[0].message).not.toContain('\u0000');
+  });
+});
+
+describe('outputFileOf', () => {
+  it('maps a path to its index.html under dist/', () => {
+    expect(outputFileOf('/')).toBe('index.html');
+    expect(outputFileOf('/herb-extract')).toBe('herb-extract/index.html');
+    expect(outputFileOf('/herb-extract/')).toBe('herb-extract/index.html');
+    expect(outputFileOf('/search/404')).toBe('search/404/index.html');
+  });
+});
+
+describe('resolveRoutes', () => {
+  it('builds an identically repeated route once and keeps every declaration', async () => {
+    const routes = resolveRoutes(await load(scenario('check-duplicate-route')));
+    expect(routes).toHaveLength(28);
+    const ginger = routes.find((r) => r.path === '/herb-extract/ginger-extract')!;
+    expect(ginger.declarations).toEqual(['/12', '/28']);
+    expect(ginger.output).toBe('herb-extract/ginger-extract/index.html');
+    expect(routes[0]).toMatchObject({ path: '/', output: 'index.html', screen: 'home', declarations: ['/0'] });
+  });
+
+  it('leaves out a path that could leave dist/', async () => {
+    const routes = resolveRoutes(await load(scenario('check-traversal-slug')));
+    expect(routes).toHaveLength(27);
+    expect(routes.some((r) => r.path.includes('..'))).toBe(false);
+  });
+
+  it('writes each output file once: the first of /thanks and /thanks/', async () => {
+    const routes = resolveRoutes(await load(scenario('check-same-output-file')));
+    expect(routes.filter((r) => r.output === 'thanks/index.html').map((r) => r.path)).toEqual(['/thanks']);
+  });
+});
+
+describe('compareDiagnostics', () => {
+  it('sorts by file, pointer with numeric indices, then code', () => {
+    const d = (file: string, pointer: string, code: string): Diagnostic => ({ code, severity: 'error', file, pointer, message: '' });
+    const sorted = [d('b', '', 'x'), d('a', '/10/path', 'a'), d('a', '/9/path', 'b'), d('a', '/9', 'z'), d('a', '/9/path', 'a')].sort(compareDiagnostics);
+    expect(sorted.map((x) => `${x.file}${x.pointer} ${x.code}`)).toEqual(['a/9 z', 'a/9/path a', 'a/9/path b', 'a/10/path a', 'b x']);
+  });
+});

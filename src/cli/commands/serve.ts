@@ -1,13 +1,88 @@
+import { relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../index.js';
-import { EXIT_USAGE, stderr } from '../output.js';
+import { EXIT_OK, UsageError, stderr } from '../output.js';
+
+interface ServeFlags {
+  dir: string;
+  port?: string;
+  host: string;
+  dataDir: string;
+  apiOnly?: boolean;
+  rateLimit: string;
+  bodyLimit: string;
+  trustProxy?: boolean;
+  csp: string[];
+  smtpUrl?: string;
+  notifyTo?: string;
+  notifyFrom?: string;
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${name} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`);
+  return n;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function registerServe(program: Command, ctx: CommandContext): void {
   program
     .command('serve')
-    .description('serve (not built yet)')
-    .action(() => {
-      stderr('site serve: not built yet');
-      ctx.setExitCode(EXIT_USAGE);
+    .description('serve the built site (dist/) and receive its inquiry forms')
+    .option('--dir <dir>', 'the built site', 'dist')
+    .option('--port <port>', 'port to listen on; 0 picks a free one (default: $PORT or 8080)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--data-dir <dir>', 'where inquiries are stored (outside dist/)', '.site-data')
+    .option('--api-only', 'answer only POST /api/inquiry (dist/ is served by another host)')
+    .option('--rate-limit <n>', 'accepted inquiries per client and minute; 0 turns the limit off', '5')
+    .option('--body-limit <bytes>', 'largest inquiry body accepted', '32768')
+    .option('--trust-proxy', 'take the client address from X-Forwarded-For (behind a reverse proxy)')
+    .option('--csp <directive:source>', 'allow a third-party source in the Content-Security-Policy, e.g. script-src:https://www.googletagmanager.com (repeatable)', collect, [])
+    .option('--smtp-url <url>', 'SMTP server for e-mail notification of inquiries (default: $SITE_SMTP_URL)')
+    .option('--notify-to <address>', 'who is e-mailed about each inquiry (default: $SITE_NOTIFY_TO)')
+    .option('--notify-from <address>', 'sender of those e-mails (default: $SITE_NOTIFY_FROM or the recipient)')
+    .action(async (flags: ServeFlags) => {
+      const { startServer, ServeConfigError } = await import('../../serve/server.js');
+      const { parseCspOptions } = await import('../../serve/security.js');
+      const portText = flags.port ?? process.env.PORT ?? '8080';
+      const port = integer(flags.port !== undefined ? '--port' : 'PORT', portText, 0, 65535);
+      const csp = parseCspOptions(flags.csp);
+      if (csp.errors.length > 0) throw new UsageError(csp.errors.join('\n'));
+      const dist = resolve(flags.dir);
+      const data = resolve(flags.dataDir);
+      if (!flags.apiOnly && (data === dist || data.startsWith(dist + sep))) {
+        throw new UsageError(`--data-dir ${flags.dataDir} is inside --dir ${flags.dir}: the inquiry store would be published; choose a folder outside it`);
+      }
+      let running;
+      try {
+        running = await startServer({
+          dir: flags.dir,
+          apiOnly: flags.apiOnly === true,
+          dataDir: flags.dataDir,
+          host: flags.host,
+          port,
+          rateLimit: integer('--rate-limit', flags.rateLimit, 0, 1_000_000),
+          bodyLimit: integer('--body-limit', flags.bodyLimit, 1024, 16 * 1024 * 1024),
+          trustProxy: flags.trustProxy === true,
+          cspExtra: csp.extra,
+          smtpUrl: flags.smtpUrl ?? (process.env.SITE_SMTP_URL || undefined),
+          notifyTo: flags.notifyTo ?? (process.env.SITE_NOTIFY_TO || undefined),
+          notifyFrom: flags.notifyFrom ?? (process.env.SITE_NOTIFY_FROM || undefined),
+        });
+      } catch (err) {
+        if (err instanceof ServeConfigError) throw new UsageError(err.message);
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use: pass another --port`);
+        throw err;
+      }
+      const what = flags.apiOnly ? 'the inquiry endpoint' : relative(process.cwd(), dist) || '.';
+      stderr(`site serve: ${what} on ${running.url} (inquiries in ${relative(process.cwd(), running.store.file)})`);
+      const signal = await new Promise<string>((done) => {
+        process.once('SIGTERM', () => done('SIGTERM'));
+        process.once('SIGINT', () => done('SIGINT'));
+      });
+      stderr(`site serve: ${signal}: finishing requests in flight, then closing the store`);
+      await running.close();
+      ctx.setExitCode(EXIT_OK);
     });
 }

@@ -1,0 +1,189 @@
+/**
+ * `site serve`: dist/ as static files and the inquiry endpoint, on node:http.
+ * Every response carries the security headers; only GET and HEAD reach the
+ * files, only POST reaches the endpoint.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleInquiry } from './inquiry.js';
+import { type Mailer, type Notifier, smtpMailer, startNotifier } from './notify.js';
+import { parseTarget } from './paths.js';
+import { createRateLimiter } from './rate-limit.js';
+import { type CspExtra, SECURITY_HEADERS, NO_INLINE, contentSecurityPolicy } from './security.js';
+import { type StaticSite, createStaticSite } from './static.js';
+import { type InquiryStore, openStore } from './store.js';
+
+export interface ServeOptions {
+  /** The built site (dist/). Ignored with apiOnly. */
+  dir: string;
+  apiOnly?: boolean;
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Accepted inquiries per client per minute; 0 turns the limit off (benchmarks). */
+  rateLimit?: number;
+  bodyLimit?: number;
+  minFillMs?: number;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy?: boolean;
+  cspExtra?: CspExtra;
+  inquiryPath?: string;
+  /** Notification: an SMTP URL or a ready transport (tests), and the recipient. */
+  smtpUrl?: string;
+  mailer?: Mailer;
+  notifyTo?: string;
+  notifyFrom?: string;
+  /** Retry schedule of notifications (tests shorten it). */
+  notifyBaseDelayMs?: number;
+  notifyPollMs?: number;
+  /** Grace period for in-flight requests on shutdown (ms). */
+  shutdownGraceMs?: number;
+  log?: (line: string) => void;
+  /** Re-index dist/ when the build swaps it in (default true). */
+  watch?: boolean;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  readonly store: InquiryStore;
+  readonly site: StaticSite | null;
+  /** Stops accepting, lets in-flight requests finish, closes the store. */
+  close(): Promise<void>;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  dataDir: '.site-data',
+  rateLimit: 5,
+  bodyLimit: 32 * 1024,
+  minFillMs: 3000,
+  inquiryPath: '/api/inquiry',
+} as const;
+
+export class ServeConfigError extends Error {
+  override name = 'ServeConfigError';
+}
+
+function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+  res.end(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export function clientIpOf(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    // The rightmost address is the one our own proxy saw; those left of it are client claims.
+    const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (forwarded.length > 0) return forwarded[forwarded.length - 1];
+  }
+  return req.socket.remoteAddress ?? '';
+}
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const inquiryPath = opts.inquiryPath ?? DEFAULTS.inquiryPath;
+  const baseCsp = contentSecurityPolicy(NO_INLINE, opts.cspExtra);
+
+  let site: StaticSite | null = null;
+  if (!opts.apiOnly) {
+    if (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory()) {
+      throw new ServeConfigError(`${opts.dir} does not exist or is not a folder: run \`site build\` first, or pass --dir (or --api-only)`);
+    }
+    site = createStaticSite({ root: opts.dir, cspExtra: opts.cspExtra, watch: opts.watch });
+  }
+
+  const store = openStore(opts.dataDir, { create: true });
+  let notifier: Notifier | null = null;
+  if (opts.notifyTo && (opts.mailer || opts.smtpUrl)) {
+    const mailer = opts.mailer ?? (await smtpMailer(opts.smtpUrl!));
+    notifier = startNotifier(store, mailer, {
+      to: opts.notifyTo,
+      from: opts.notifyFrom,
+      baseDelayMs: opts.notifyBaseDelayMs,
+      pollMs: opts.notifyPollMs,
+      onError: (id, error, retry) => log(`site serve: e-mail for inquiry ${id} failed (${error})${retry ? '; will retry' : '; giving up'}`),
+    });
+  } else if (opts.notifyTo || opts.smtpUrl) {
+    log('site serve: e-mail notification needs both an SMTP URL (SITE_SMTP_URL) and a recipient (SITE_NOTIFY_TO); it stays off');
+  }
+
+  const limiter = createRateLimiter(opts.rateLimit ?? DEFAULTS.rateLimit);
+  const inquiryOptions = {
+    store,
+    site,
+    limiter,
+    bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit,
+    minFillMs: opts.minFillMs ?? DEFAULTS.minFillMs,
+    notify: notifier !== null,
+    onStored: notifier ? () => void notifier!.drain() : undefined,
+    clientIp: (req: IncomingMessage) => clientIpOf(req, opts.trustProxy === true),
+    baseCsp: site?.baseCsp ?? baseCsp,
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    res.setHeader('Content-Security-Policy', inquiryOptions.baseCsp);
+    const target = parseTarget(req.url);
+    if (!target.ok) return plain(res, 400, `Bad request: ${target.reason}.`);
+    if (target.path === inquiryPath) {
+      if (req.method !== 'POST') return plain(res, 405, 'Method not allowed: the inquiry endpoint takes POST.', { Allow: 'POST' });
+      return handleInquiry(req, res, inquiryOptions);
+    }
+    if (!site) return plain(res, 404, 'Not found: this server only answers the inquiry endpoint (--api-only).');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
+    const r = site.resolve(target.path);
+    if (r.kind === 'redirect') {
+      res.writeHead(301, { Location: r.location + target.search, 'Cache-Control': 'public, max-age=3600' });
+      return void res.end();
+    }
+    if (r.kind === 'file') return site.send(req, res, r.file);
+    return site.sendNotFound(req, res);
+  }
+
+  let closing: Promise<void> | null = null;
+  const server = createServer((req, res) => {
+    if (closing) {
+      // Shutting down: finish this request, then let the connection go.
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => server.closeIdleConnections());
+    }
+    route(req, res).catch((err: unknown) => {
+      log(`site serve: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!res.headersSent) plain(res, 500, 'Internal server error.');
+      else res.destroy();
+    });
+  });
+  // Slow clients must not hold connections for ever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 20_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? DEFAULTS.port, opts.host ?? DEFAULTS.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
+      await done;
+      clearTimeout(grace);
+      await notifier?.stop();
+      site?.close();
+      store.close();
+    })();
+    return closing;
+  }
+
+  return { url: `http://${host}:${address.port}`, port: address.port, server, store, site, close };
+}

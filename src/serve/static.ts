@@ -1,0 +1,396 @@
+/**
+ * The static half of `site serve`: route paths to files of dist/, and files
+ * to responses.
+ *
+ * sirv owns what a file *is*: its production index of dist/ (built once at
+ * start, real non-hidden files only, so a lookup can never reach outside the
+ * folder) and its content type. This module owns how a file is *sent*:
+ * sirv's own sender reads `bytes=0-0` as the whole file and `bytes=-500` as
+ * the first 500 bytes, ignores If-Modified-Since and If-Range, cannot
+ * compress on the fly and has no error handler on its read stream, so it is
+ * asked for metadata only (see `probe`) and this module answers the request.
+ *
+ * Files up to `maxEntryBytes` are kept in memory with their br and gzip
+ * variants (computed once per file, or read from precompressed `.br`/`.gz`
+ * siblings), in an LRU bounded by `cacheBytes`; larger files are streamed.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, watch, type FSWatcher, type Stats, realpathSync } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import sirv from 'sirv';
+import { type Encoding, isCompressible, isNotModified, negotiateEncoding, parseRange } from './http.js';
+import { isHiddenPath } from './paths.js';
+import { type CspExtra, NO_INLINE, contentSecurityPolicy, inlineHashes } from './security.js';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
+export interface StaticOptions {
+  /** The built site, normally `dist/`. */
+  root: string;
+  cspExtra?: CspExtra;
+  /** Memory budget of the file cache (identity bodies plus compressed variants). */
+  cacheBytes?: number;
+  /** Files larger than this are streamed from disk and sent uncompressed. */
+  maxEntryBytes?: number;
+  /** Re-index when the build swaps dist/ in (default true). */
+  watch?: boolean;
+}
+
+export type Resolution = { kind: 'file'; file: string } | { kind: 'redirect'; location: string } | { kind: 'missing' };
+
+interface Entry {
+  file: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  contentType: string;
+  etag: string;
+  lastModified: string;
+  cacheControl: string;
+  csp: string;
+  /** Null for files above maxEntryBytes: those are streamed. */
+  body: Buffer | null;
+  compressible: boolean;
+  variants: Map<Encoding, Promise<Buffer | null>>;
+  cost: number;
+}
+
+export interface StaticSite {
+  readonly root: string;
+  /** The CSP of responses that are not HTML pages. */
+  readonly baseCsp: string;
+  resolve(path: string): Resolution;
+  /** Answers a GET or HEAD for a file that `resolve` returned. */
+  send(req: IncomingMessage, res: ServerResponse, file: string, status?: number): Promise<void>;
+  /** Answers with dist/404.html and status 404. */
+  sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** The built HTML of a route path, or null when there is none. */
+  pageHtml(routePath: string): Promise<string | null>;
+  /** The CSP for a given HTML document (hashes of its inline scripts). */
+  cspFor(html: string): string;
+  reload(): void;
+  close(): void;
+}
+
+interface Probe {
+  contentType: string;
+  stats: Stats;
+}
+
+/** Thrown by the probe response's writeHead to stop sirv before it opens the file. */
+const PROBED = Symbol('probed');
+
+/**
+ * Asks sirv's index about one file without letting it send anything: sirv
+ * computes the headers, calls `setHeaders` (stats) and then `writeHead`, where
+ * the probe response records them and stops it.
+ */
+function probeWith(handler: ReturnType<typeof sirv>, file: string): Probe | null {
+  let found: Probe | null = null;
+  let stats: Stats | undefined;
+  const headers = new Map<string, unknown>();
+  const res = {
+    setHeader: (k: string, v: unknown) => void headers.set(k.toLowerCase(), v),
+    getHeader: (k: string) => headers.get(k.toLowerCase()),
+    writeHead: (_code: number, h: Record<string, unknown>) => {
+      for (const [k, v] of Object.entries(h)) headers.set(k.toLowerCase(), v);
+      found = { contentType: String(headers.get('content-type') ?? 'application/octet-stream'), stats: stats! };
+      throw PROBED;
+    },
+    end: () => undefined,
+    __stats: (s: Stats) => (stats = s),
+  };
+  const req = { url: encodeURI(file), headers: {}, method: 'GET' };
+  try {
+    handler(req as unknown as IncomingMessage, res as unknown as ServerResponse, () => undefined);
+  } catch (err) {
+    if (err !== PROBED) throw err;
+  }
+  return found;
+}
+
+function createSirv(root: string): ReturnType<typeof sirv> {
+  return sirv(root, {
+    dev: false,
+    etag: false,
+    dotfiles: false,
+    // Only exact files: this module decides what a clean URL maps to.
+    extensions: [],
+    setHeaders: (res, _path, stats) => (res as unknown as { __stats(s: Stats): void }).__stats(stats),
+  });
+}
+
+const contentEtag = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+const statEtag = (size: number, mtimeMs: number): string => `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
+const variantEtag = (etag: string, enc: Encoding): string => `${etag.slice(0, -1)}-${enc}"`;
+
+export function createStaticSite(opts: StaticOptions): StaticSite {
+  const root = realpathSync(resolve(opts.root));
+  const cacheBytes = opts.cacheBytes ?? 128 * 1024 * 1024;
+  const maxEntryBytes = opts.maxEntryBytes ?? 8 * 1024 * 1024;
+  const baseCsp = contentSecurityPolicy(NO_INLINE, opts.cspExtra);
+  let handler = createSirv(root);
+  /** Resolutions of paths that exist; misses are not kept (an attacker could fill memory with them). */
+  let resolutions = new Map<string, Resolution>();
+  let entries = new Map<string, Promise<Entry | null>>();
+  let cachedBytes = 0;
+  let generation = 0;
+
+  const probe = (file: string) => probeWith(handler, file);
+
+  function resolveUncached(path: string): Resolution {
+    if (path === '/') return probe('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
+    if (isHiddenPath(path)) return { kind: 'missing' };
+    if (path.endsWith('/index.html')) {
+      const dir = path.slice(0, -'index.html'.length);
+      return probe(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
+    }
+    if (path.endsWith('/')) {
+      const bare = path.slice(0, -1);
+      return resolveUncached(bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
+    }
+    // Precompressed siblings are variants of their file, not pages of their own.
+    const sibling = /\.(br|gz)$/.exec(path);
+    if (sibling && probe(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
+    if (probe(path)) return { kind: 'file', file: path };
+    const index = `${path}/index.html`;
+    if (probe(index)) return { kind: 'file', file: index };
+    return { kind: 'missing' };
+  }
+
+  function resolvePath(path: string): Resolution {
+    const known = resolutions.get(path);
+    if (known) return known;
+    const r = resolveUncached(path);
+    if (r.kind !== 'missing') {
+      if (resolutions.size > 100_000) resolutions.clear();
+      resolutions.set(path, r);
+    }
+    return r;
+  }
+
+  async function loadEntry(file: string): Promise<Entry | null> {
+    const found = probe(file);
+    if (!found) return null;
+    // sirv's index follows symlinks; a link out of dist/ must not be served.
+    const abs = await realpath(join(root, file)).catch(() => null);
+    if (!abs || !abs.startsWith(root + sep)) return null;
+    const st = await stat(abs);
+    const body = st.size <= maxEntryBytes ? await readFile(abs) : null;
+    const isHtml = found.contentType.startsWith('text/html');
+    const entry: Entry = {
+      file,
+      abs,
+      size: body ? body.length : st.size,
+      mtimeMs: st.mtimeMs,
+      contentType: found.contentType,
+      // A content hash keeps ETags (and 304s) stable across rebuilds that did not change the file.
+      etag: body ? contentEtag(body) : statEtag(st.size, st.mtimeMs),
+      lastModified: st.mtime.toUTCString(),
+      cacheControl: file.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
+      csp: isHtml && body ? contentSecurityPolicy(inlineHashes(body.toString('utf8')), opts.cspExtra) : baseCsp,
+      body,
+      compressible: body !== null && body.length >= 256 && isCompressible(found.contentType),
+      variants: new Map(),
+      cost: body ? body.length : 0,
+    };
+    return entry;
+  }
+
+  function account(bytes: number): void {
+    cachedBytes += bytes;
+    // Evict least recently used entries (Map keeps insertion order; hits re-insert).
+    for (const [key, p] of entries) {
+      if (cachedBytes <= cacheBytes) break;
+      entries.delete(key);
+      void p.then((e) => (cachedBytes -= e?.cost ?? 0));
+    }
+  }
+
+  function getEntry(file: string): Promise<Entry | null> {
+    const hit = entries.get(file);
+    if (hit) {
+      entries.delete(file);
+      entries.set(file, hit);
+      return hit;
+    }
+    const gen = generation;
+    const p = loadEntry(file);
+    entries.set(file, p);
+    p.then(
+      (e) => {
+        if (gen !== generation || !e) return void entries.delete(file);
+        account(e.cost);
+      },
+      () => entries.delete(file),
+    );
+    return p;
+  }
+
+  async function compress(entry: Entry, enc: Encoding): Promise<Buffer | null> {
+    const body = entry.body!;
+    const sibling = `${entry.file}.${enc === 'br' ? 'br' : 'gz'}`;
+    if (probe(sibling)) {
+      const abs = await realpath(join(root, sibling)).catch(() => null);
+      if (abs && abs.startsWith(root + sep)) return readFile(abs);
+    }
+    const out =
+      enc === 'br'
+        ? await brotli(body, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          })
+        : await gzipAsync(body, { level: 9 });
+    return out.length < body.length ? out : null;
+  }
+
+  function variant(entry: Entry, enc: Encoding): Promise<Buffer | null> {
+    let p = entry.variants.get(enc);
+    if (!p) {
+      p = compress(entry, enc);
+      entry.variants.set(enc, p);
+      const gen = generation;
+      p.then(
+        (b) => {
+          if (!b || gen !== generation) return;
+          entry.cost += b.length;
+          account(b.length);
+        },
+        () => entry.variants.delete(enc),
+      );
+    }
+    return p;
+  }
+
+  async function send(req: IncomingMessage, res: ServerResponse, file: string, status = 200): Promise<void> {
+    const entry = await getEntry(file);
+    if (!entry) {
+      // The file vanished (dist/ swapped under us): look again from a fresh index.
+      reload();
+      if (status === 404) return sendPlainNotFound(res);
+      return sendNotFound(req, res);
+    }
+    res.setHeader('Content-Type', entry.contentType);
+    res.setHeader('Cache-Control', entry.cacheControl);
+    res.setHeader('Last-Modified', entry.lastModified);
+    res.setHeader('Content-Security-Policy', entry.csp);
+    if (entry.compressible) res.setHeader('Vary', 'Accept-Encoding');
+    const normal = status === 200;
+    if (normal) res.setHeader('Accept-Ranges', 'bytes');
+    const range = normal ? req.headers.range : undefined;
+    // Ranges are served from the identity representation; its ETag differs from the encoded ones.
+    let encoding = entry.compressible && range === undefined ? negotiateEncoding(req.headers['accept-encoding']) : null;
+    let body = entry.body;
+    if (encoding) {
+      const encoded = await variant(entry, encoding);
+      if (encoded) body = encoded;
+      else encoding = null;
+    }
+    const etag = encoding ? variantEtag(entry.etag, encoding) : entry.etag;
+    res.setHeader('ETag', etag);
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    const validators = { etag, mtimeMs: entry.mtimeMs };
+
+    if (normal && isNotModified(req.headers, validators)) {
+      res.removeHeader('Content-Type');
+      res.writeHead(304);
+      return void res.end();
+    }
+    const r = normal ? parseRange(range, entry.size, req.headers['if-range'] as string | undefined, validators) : ({ kind: 'full' } as const);
+    if (r.kind === 'unsatisfiable') {
+      res.setHeader('Content-Range', `bytes */${entry.size}`);
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.writeHead(416);
+      return void res.end(req.method === 'HEAD' ? undefined : 'Range Not Satisfiable\n');
+    }
+    const [start, end] = r.kind === 'partial' ? [r.start, r.end] : [0, (body ? body.length : entry.size) - 1];
+    if (r.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${entry.size}`);
+    res.setHeader('Content-Length', Math.max(0, end - start + 1));
+    res.writeHead(r.kind === 'partial' ? 206 : status);
+    if (req.method === 'HEAD') return void res.end();
+    if (body) return void res.end(r.kind === 'partial' ? body.subarray(start, end + 1) : body);
+    await new Promise<void>((done) => {
+      const stream = createReadStream(entry.abs, { start, end });
+      stream.on('error', () => {
+        res.destroy();
+        done();
+      });
+      res.on('close', () => {
+        stream.destroy();
+        done();
+      });
+      stream.pipe(res);
+    });
+  }
+
+  function sendPlainNotFound(res: ServerResponse): void {
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Cache-Control', REVALIDATE);
+    res.setHeader('Content-Security-Policy', baseCsp);
+    res.writeHead(404);
+    res.end('This page could not be found.\n');
+  }
+
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!probe('/404.html')) return sendPlainNotFound(res);
+    return send(req, res, '/404.html', 404);
+  }
+
+  async function pageHtml(routePath: string): Promise<string | null> {
+    const r = resolvePath(routePath);
+    if (r.kind !== 'file' || !r.file.endsWith('.html')) return null;
+    const entry = await getEntry(r.file);
+    return entry?.body ? entry.body.toString('utf8') : null;
+  }
+
+  function reload(): void {
+    generation++;
+    handler = createSirv(root);
+    resolutions = new Map();
+    entries = new Map();
+    cachedBytes = 0;
+  }
+
+  let watcher: FSWatcher | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  if (opts.watch !== false) {
+    // The build renames a finished dist/ into place: watch its parent for that rename.
+    try {
+      watcher = watch(dirname(root), { persistent: false }, (_event, name) => {
+        if (name !== basename(root)) return;
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(reload, 200);
+        timer.unref();
+      });
+      watcher.on('error', () => undefined);
+    } catch {
+      watcher = null;
+    }
+  }
+
+  return {
+    root,
+    baseCsp,
+    resolve: resolvePath,
+    send,
+    sendNotFound,
+    pageHtml,
+    cspFor: (html) => contentSecurityPolicy(inlineHashes(html), opts.cspExtra),
+    reload,
+    close() {
+      watcher?.close();
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

@@ -53,9 +53,9 @@ export function formatText(diagnostics: readonly Diagnostic[], counts: CheckCoun
   const lines: string[] = [];
   const grouped = [...diagnostics].sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
   for (const d of grouped) {
-    const where = `${d.file}:${d.line ?? 1}:${d.column ?? 1}`;
+    const where = oneLine(`${d.file}:${d.line ?? 1}:${d.column ?? 1}`);
     const sev = d.severity === 'error' ? paint.red('error') : d.severity === 'warning' ? paint.yellow('warning') : paint.dim('info');
-    lines.push(`${where}  ${sev}  ${paint.dim(d.code)}  ${d.message}`);
+    lines.push(`${where}  ${sev}  ${paint.dim(d.code)}  ${oneLine(d.message)}`);
   }
   if (lines.length > 0) lines.push('');
 
@@ -71,6 +71,15 @@ export function formatText(diagnostics: readonly Diagnostic[], counts: CheckCoun
   }
   lines.push(verdict(counts.diagnostics, paint));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Messages quote content (paths, names); a control character in content must
+ * neither break the one-line-per-finding format nor drive the terminal.
+ */
+function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function verdict(c: Record<Severity, number>, paint: Paint): string {

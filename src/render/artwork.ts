@@ -1,0 +1,82 @@
+/**
+ * Generated product artwork: the catalogue has no photographs yet, so every
+ * product gets an SVG in its category's colour with its name and latin name.
+ * Gallery, zoom and social previews use it until real images are named in data/.
+ */
+import type { Product } from '../load/schema.js';
+import type { SiteModel } from './model.js';
+
+export const ARTWORK_SIZE = { width: 800, height: 800 } as const;
+const FALLBACK_COLOR = '#2f6b3a';
+
+/** Escapes text for an XML text node or attribute. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
+
+/**
+ * Refuses slugs that would put the file outside dist/images/products/
+ * (the emit stage writes the SVG at dist + url).
+ */
+export function assertSafeSlug(slug: string, what: string): void {
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(slug) || slug.includes('..')) {
+    throw new Error(`${what}: slug "${slug}" cannot name a file; expected letters, digits, '-', '_' or '.' (no '/', '\\' or '..')`);
+  }
+}
+
+/** Greedy word wrap into at most `maxLines` lines of about `width` characters. */
+export function wrapWords(text: string, width: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && (line + ' ' + word).length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? line + ' ' + word : word;
+  }
+  if (line) lines.push(line);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  kept[maxLines - 1] = kept[maxLines - 1].replace(/\s*\S*$/, '') + '…';
+  return kept;
+}
+
+/** WCAG relative luminance of `#rrggbb`, to pick a readable text colour. */
+function luminance(hex: string): number {
+  const channel = (i: number): number => {
+    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+export function artworkUrl(product: Product): string {
+  assertSafeSlug(product.slug, `product ${product.id}`);
+  return `/images/products/${product.slug}.svg`;
+}
+
+export function productArtwork(model: SiteModel, product: Product): { url: string; svg: string } {
+  const url = artworkUrl(product);
+  const color = model.categories.get(product.category)?.color ?? FALLBACK_COLOR;
+  // White on dark colours, near-black on light ones: both keep a 4.5:1 contrast.
+  const ink = luminance(color) > 0.18 ? '#14201a' : '#ffffff';
+  const { width, height } = ARTWORK_SIZE;
+  const lines = wrapWords(product.name, 16, 4);
+  const longest = Math.max(...lines.map((l) => l.length));
+  const size = Math.max(40, Math.min(84, Math.floor(660 / (longest * 0.56))));
+  const lead = Math.round(size * 1.15);
+  const top = Math.round(height / 2 - ((lines.length - 1) * lead) / 2 - 40);
+  const text = lines
+    .map((l, i) => `<text x="400" y="${top + i * lead}" font-size="${size}" font-weight="700">${escapeXml(l)}</text>`)
+    .join('');
+  const latin = product.latinName.trim()
+    ? `<text x="400" y="${top + (lines.length - 1) * lead + 80}" font-size="34" font-style="italic" opacity="0.9">${escapeXml(wrapWords(product.latinName, 34, 1)[0])}</text>`
+    : '';
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(product.name)}">` +
+    `<rect width="${width}" height="${height}" fill="${color}"/>` +
+    `<circle cx="690" cy="110" r="230" fill="${ink}" opacity="0.08"/><circle cx="90" cy="720" r="170" fill="${ink}" opacity="0.06"/>` +
+    `<g fill="${ink}" font-family="Helvetica, Arial, sans-serif" text-anchor="middle">${text}${latin}` +
+    `<text x="400" y="740" font-size="26" letter-spacing="3" opacity="0.85">${escapeXml(model.site.brand.toUpperCase())}</text></g></svg>`;
+  return { url, svg };
+}

@@ -1,0 +1,5 @@
+/** The render stage's API (docs/CONTRACTS.md "render"). */
+export { createSiteModel, type AssetRefs, type SiteModel } from './model.js';
+export { renderRoute, routeFacts, render404, renderErrorFallback, TEMPLATE_OF, type RouteFacts } from './page.js';
+export { productArtwork } from './artwork.js';
+export { RouteBindingError } from './view.js';

@@ -1,0 +1,138 @@
+/**
+ * renderRoute and friends: a route → view → head → screen template, inside
+ * the Layout, as a whole HTML document. Pure functions of (model, route).
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { RouteRecord } from '../load/schema.js';
+import { About } from '../templates/About.js';
+import { Article } from '../templates/Article.js';
+import { Contact } from '../templates/Contact.js';
+import { Home } from '../templates/Home.js';
+import { KnowledgeList } from '../templates/KnowledgeList.js';
+import { Layout } from '../templates/Layout.js';
+import { NewsDetail } from '../templates/NewsDetail.js';
+import { NewsList } from '../templates/NewsList.js';
+import { ErrorFallback, NotFound } from '../templates/NotFound.js';
+import { ProductDetail } from '../templates/ProductDetail.js';
+import { ProductList } from '../templates/ProductList.js';
+import { Search } from '../templates/Search.js';
+import { SearchNotFound } from '../templates/SearchNotFound.js';
+import { Thanks } from '../templates/Thanks.js';
+import { computeHead, notFoundHead, type HeadData, type MetaField } from './head.js';
+import type { SiteModel } from './model.js';
+import { breadcrumbs, resolveView, type Crumb, type View } from './view.js';
+
+const DOCTYPE = '<!doctype html>';
+
+export interface RouteFacts {
+  canonical: string;
+  indexable: boolean;
+  /** The page's own content date, YYYY-MM-DD. */
+  lastmod: string;
+  metaFallback: MetaField[];
+}
+
+/** Which main-navigation entry a screen belongs to. */
+const SECTION: Record<View['screen'], string> = {
+  home: 'home',
+  products: 'products',
+  category: 'products',
+  product: 'products',
+  knowledge: 'knowledge',
+  article: 'knowledge',
+  news: 'news',
+  'news-detail': 'news',
+  about: 'about',
+  contact: 'contact',
+  search: 'search',
+  'search-not-found': 'search',
+  thanks: 'contact',
+};
+
+/** The name of the template a screen uses, for build errors ("route, template, cause"). */
+export const TEMPLATE_OF: Record<View['screen'], string> = {
+  home: 'Home',
+  products: 'ProductList',
+  category: 'ProductList',
+  product: 'ProductDetail',
+  knowledge: 'KnowledgeList',
+  article: 'Article',
+  news: 'NewsList',
+  'news-detail': 'NewsDetail',
+  about: 'About',
+  contact: 'Contact',
+  search: 'Search',
+  'search-not-found': 'SearchNotFound',
+  thanks: 'Thanks',
+};
+
+function Screen(props: { model: SiteModel; route: RouteRecord; view: View; head: HeadData; crumbs: Crumb[] }) {
+  const { view } = props;
+  // Each branch narrows the view to its own screen kind for its template.
+  switch (view.screen) {
+    case 'home':
+      return <Home {...props} view={view} />;
+    case 'products':
+    case 'category':
+      return <ProductList {...props} view={view} />;
+    case 'product':
+      return <ProductDetail {...props} view={view} />;
+    case 'knowledge':
+      return <KnowledgeList {...props} view={view} />;
+    case 'article':
+      return <Article {...props} view={view} />;
+    case 'news':
+      return <NewsList {...props} view={view} />;
+    case 'news-detail':
+      return <NewsDetail {...props} view={view} />;
+    case 'about':
+      return <About {...props} view={view} />;
+    case 'contact':
+      return <Contact {...props} view={view} />;
+    case 'search':
+      return <Search {...props} view={view} />;
+    case 'search-not-found':
+      return <SearchNotFound {...props} view={view} />;
+    case 'thanks':
+      return <Thanks {...props} view={view} />;
+  }
+}
+
+/** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */
+export function renderRoute(model: SiteModel, route: RouteRecord): string {
+  const view = resolveView(model, route);
+  const crumbs = breadcrumbs(model, route, view);
+  const head = computeHead(model, route, view, crumbs);
+  return (
+    DOCTYPE +
+    renderToStaticMarkup(
+      <Layout model={model} head={head} screen={route.screen} section={SECTION[view.screen]}>
+        <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
+      </Layout>,
+    )
+  );
+}
+
+/** What the sitemap and the build report need to know about a route, without rendering it. */
+export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
+  const view = resolveView(model, route);
+  const head = computeHead(model, route, view, breadcrumbs(model, route, view));
+  return { canonical: head.canonical, indexable: head.indexable, lastmod: head.lastmod, metaFallback: head.metaFallback };
+}
+
+/** dist/404.html. */
+export function render404(model: SiteModel): string {
+  return (
+    DOCTYPE +
+    renderToStaticMarkup(
+      <Layout model={model} head={notFoundHead(model)} screen="not-found" section="">
+        <NotFound model={model} />
+      </Layout>,
+    )
+  );
+}
+
+/** The minimal 404 written when render404 itself failed. */
+export function renderErrorFallback(): string {
+  return DOCTYPE + renderToStaticMarkup(<ErrorFallback />);
+}

@@ -1,0 +1,78 @@
+/**
+ * Small text and URL helpers shared by the model, the head and the templates.
+ * Content in data/ is untrusted: every URL taken from it goes through
+ * `safeHref` before it becomes an attribute.
+ */
+import type { Block, Inline, RichText } from '../load/schema.js';
+
+/** Schemes a link from content may use; anything else (javascript:, data:, vbscript:) renders as text. */
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
+
+/**
+ * Returns the href when it is safe to emit, otherwise null. Browsers drop
+ * whitespace and control characters inside a scheme ("java\tscript:"), so
+ * they are removed before the scheme is read.
+ */
+export function safeHref(href: string): string | null {
+  const trimmed = href.trim();
+  if (trimmed === '') return null;
+  const squeezed = trimmed.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  // Backslashes are read as slashes by browsers: "\\evil.com" would leave the site.
+  if (squeezed.includes('\\')) return null;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(squeezed);
+  if (scheme) return SAFE_SCHEMES.has(scheme[1].toLowerCase()) ? trimmed : null;
+  // A colon before the first slash, ? or # would be read as a scheme by some parsers.
+  const head = squeezed.split(/[/?#]/, 1)[0];
+  if (head.includes(':')) return null;
+  return trimmed;
+}
+
+/** Characters a URL path may carry as they are; everything else is percent-encoded. */
+export function encodePath(path: string): string {
+  return path.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));
+}
+
+/** The absolute URL of a site path (`/` for home). `origin` has no trailing slash (schema rule). */
+export function absoluteUrl(origin: string, path: string): string {
+  return origin + encodePath(path.startsWith('/') ? path : '/' + path);
+}
+
+/** Plain text of rich text (for descriptions, snippets and JSON-LD). */
+export function richToText(text: RichText): string {
+  if (typeof text === 'string') return text;
+  return text.map((part: Inline) => (typeof part === 'string' ? part : part.text)).join('');
+}
+
+/** The first paragraph of a body, as plain text, or '' when there is none. */
+export function firstParagraph(blocks: readonly Block[]): string {
+  for (const block of blocks) if (block.type === 'paragraph') return richToText(block.text);
+  return '';
+}
+
+/** Collapses runs of whitespace so that trimmed text measures what a reader sees. */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Shortens text to at most `max` characters at a word boundary, adding an
+ * ellipsis when something was cut (search engines show about 155 characters).
+ */
+export function trimAtWord(text: string, max = 155): string {
+  const clean = squash(text);
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  const base = space > max * 0.6 ? cut.slice(0, space) : cut;
+  return base.replace(/[\s,;:.\-–—]+$/, '') + '…';
+}
+
+/** `2024-03-05` → `5 March 2024`; fixed locale and time zone so builds are identical anywhere. */
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export function formatDate(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return `${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+/** Later of two ISO dates ('' counts as earliest). */
+export const laterDate = (a: string, b: string): string => (b > a ? b : a);

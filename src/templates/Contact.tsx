@@ -1,0 +1,62 @@
+/** Contact details and the contact form (an inquiry form of type "contact" by default). */
+import { Blocks } from './Blocks.js';
+import { Breadcrumbs } from './Breadcrumbs.js';
+import { telHref } from './Footer.js';
+import { Inquire } from './Inquire.js';
+import type { ScreenProps } from './props.js';
+
+export function Contact({ model, route, view, crumbs }: ScreenProps<'contact'>) {
+  const { page } = view;
+  const c = model.site.contact;
+  return (
+    <div className="container">
+      <Breadcrumbs crumbs={crumbs} />
+      <header className="page-header">
+        <h1>{page.heading}</h1>
+        {page.intro ? <p className="lead">{page.intro}</p> : null}
+      </header>
+      <div className="contact-layout">
+        <section className="contact-details" aria-labelledby="contact-details-heading">
+          <h2 id="contact-details-heading">{c.company}</h2>
+          <dl>
+            <dt>Address</dt>
+            <dd>{c.address}</dd>
+            <dt>E-mail</dt>
+            <dd>
+              <a href={`mailto:${c.email}`}>{c.email}</a>
+            </dd>
+            <dt>Phone</dt>
+            <dd>
+              <a href={telHref(c.phone)}>{c.phone}</a>
+            </dd>
+            {c.whatsapp ? (
+              <>
+                <dt>WhatsApp</dt>
+                <dd>
+                  <a href={`https://wa.me/${c.whatsapp.replace(/[^\d]/g, '')}`}>{c.whatsapp}</a>
+                </dd>
+              </>
+            ) : null}
+            {c.hours ? (
+              <>
+                <dt>Hours</dt>
+                <dd>{c.hours}</dd>
+              </>
+            ) : null}
+          </dl>
+          <div className="prose">
+            <Blocks blocks={page.body} />
+          </div>
+        </section>
+        <Inquire
+          action={model.site.inquiryEndpoint}
+          page={route.path}
+          type="contact"
+          formId="contact-form"
+          heading="Send us a message"
+          intro="Questions about a product, a quote, samples or private labelling: we reply within one working day."
+        />
+      </div>
+    </div>
+  );
+}

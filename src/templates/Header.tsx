@@ -1,0 +1,96 @@
+/**
+ * Site header: brand, search form and navigation of all categories. The
+ * category menu is a <details>, so it opens on any screen without JavaScript.
+ */
+import { type SiteModel, screenHref } from '../render/model.js';
+
+export function Logo() {
+  return (
+    <svg className="logo-mark" width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <circle cx="16" cy="16" r="16" fill="#1d4d2b" />
+      <path d="M9 22c0-8 6-13 15-13-1 9-6 14-13 14 2-4 5-7 8-9-4 2-7 5-10 8z" fill="#cfe8b8" />
+    </svg>
+  );
+}
+
+export function Header({ model, section }: { model: SiteModel; section: string }) {
+  const { site } = model;
+  const current = (name: string) => (name === section ? ({ 'aria-current': 'page' } as const) : {});
+  const allProducts = model.allCategory;
+  return (
+    <header className="site-header">
+      <div className="container header-bar">
+        <a className="brand" href={screenHref(model, 'home')}>
+          <Logo />
+          <span className="brand-name">{site.brand}</span>
+        </a>
+        <form className="search-form" role="search" action={screenHref(model, 'search')} method="get">
+          <label htmlFor="site-search" className="visually-hidden">
+            Search products and articles
+          </label>
+          <input type="search" id="site-search" name="q" placeholder="Search products and articles" maxLength={200} />
+          <button type="submit" className="button">
+            Search
+          </button>
+        </form>
+      </div>
+      <nav className="site-nav" aria-label="Main">
+        <ul className="container nav-main">
+          <li>
+            <a href={screenHref(model, 'home')} {...current('home')}>
+              Home
+            </a>
+          </li>
+          <li className="nav-products">
+            <details>
+              <summary {...(section === 'products' ? { className: 'is-current' } : {})}>Products</summary>
+              <div className="nav-panel">
+                {allProducts ? (
+                  <p className="nav-all">
+                    <a href={model.lists.get(allProducts.id)?.pages[0]?.path ?? allProducts.path}>All {allProducts.name.toLowerCase()}</a>
+                  </p>
+                ) : null}
+                <ul className="nav-groups">
+                  {model.nav.map((group) => (
+                    <li key={group.id}>
+                      {group.path ? <a className="nav-group-title" href={group.path}>{group.name}</a> : <span className="nav-group-title">{group.name}</span>}
+                      {group.children.length > 0 ? (
+                        <ul>
+                          {group.children.map((c) => (
+                            <li key={c.id}>
+                              <a href={c.path}>{c.name}</a>
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </details>
+          </li>
+          <li>
+            <a href={screenHref(model, 'knowledge')} {...current('knowledge')}>
+              Knowledge
+            </a>
+          </li>
+          <li>
+            <a href={screenHref(model, 'news')} {...current('news')}>
+              News
+            </a>
+          </li>
+          <li>
+            <a href={screenHref(model, 'about')} {...current('about')}>
+              About us
+            </a>
+          </li>
+          <li>
+            <a href={screenHref(model, 'contact')} className="nav-cta" {...current('contact')}>
+              Contact us
+            </a>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

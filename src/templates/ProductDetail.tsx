@@ -1,0 +1,126 @@
+/**
+ * A product: gallery, attributes table, description, applications, calls to
+ * action (each preselects its inquiry type), the Inquire form with the
+ * product filled in, related products and articles.
+ */
+import { INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry.js';
+import { productImage, type OgImage } from '../render/head.js';
+import { relatedArticles, relatedProducts } from '../render/model.js';
+import { safeHref } from '../render/text.js';
+import { listHref } from '../render/view.js';
+import { Blocks } from './Blocks.js';
+import { Breadcrumbs } from './Breadcrumbs.js';
+import { ArticleCard, ProductCard } from './Cards.js';
+import { Gallery } from './Gallery.js';
+import { Inquire } from './Inquire.js';
+import type { ScreenProps } from './props.js';
+import { Share } from './Share.js';
+
+const CTAS: InquiryType[] = ['quote', 'custom-quote', 'free-sample', 'private-label', 'bulk-wholesale'];
+
+export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<'product'>) {
+  const { product, category } = view;
+  const images: OgImage[] = product.images
+    .map((img) => ({ img, src: safeHref(img.src) }))
+    .filter((x): x is { img: (typeof product.images)[number]; src: string } => x.src !== null)
+    .map(({ img, src }) => ({ url: src, width: img.width, height: img.height, alt: img.alt || product.name }));
+  const gallery = images.length > 0 ? images : [productImage(product)];
+  const rows: Array<[string, string]> = [
+    ['Product name', product.name],
+    ...(product.latinName.trim() ? [['Latin name', product.latinName] as [string, string]] : []),
+    ['Specification / assay', product.specification],
+    ['Appearance', product.appearance],
+    ['Certifications', product.certifications.join(', ') || 'On request'],
+    ['Package', product.package.join('; ')],
+    ['Delivery', product.delivery],
+    ['MOQ', product.moq],
+    ['Free sample', product.freeSample ? 'Yes' : 'On request'],
+  ];
+  const related = relatedProducts(model, product);
+  const articles = relatedArticles(model, product);
+  return (
+    <div className="container">
+      <Breadcrumbs crumbs={crumbs} />
+      <article className="product">
+        <div className="product-top">
+          <Gallery images={gallery} />
+          <div className="product-summary">
+            <p className="eyebrow">
+              <a href={listHref(model, category.id, category.path)}>{category.name}</a>
+            </p>
+            <h1>{product.name}</h1>
+            {product.latinName.trim() ? (
+              <p className="latin">
+                <i>{product.latinName}</i>
+              </p>
+            ) : null}
+            <p className="lead">{product.summary}</p>
+            <table className="attributes">
+              <caption className="visually-hidden">Product attributes</caption>
+              <tbody>
+                {rows.map(([label, value]) => (
+                  <tr key={label}>
+                    <th scope="row">{label}</th>
+                    <td>{value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <ul className="cta-list">
+              {CTAS.filter((t) => t !== 'free-sample' || product.freeSample).map((t, i) => (
+                <li key={t}>
+                  <a className={i === 0 ? 'button button-primary' : 'button'} href={`?type=${t}#inquire`} data-inquiry-type={t}>
+                    {INQUIRY_TYPE_LABELS[t]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+        <section className="prose" aria-labelledby="description-heading">
+          <h2 id="description-heading">Description</h2>
+          <Blocks blocks={product.description} />
+          {product.claims.length > 0 ? (
+            <ul className="claims">
+              {product.claims.map((c, i) => (
+                <li key={i}>{c}</li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+        {product.applications.length > 0 ? (
+          <section className="prose" aria-labelledby="applications-heading">
+            <h2 id="applications-heading">Applications</h2>
+            <ul>
+              {product.applications.map((a, i) => (
+                <li key={i}>{a}</li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        <Share url={head.canonical} title={product.name} />
+      </article>
+      <Inquire action={model.site.inquiryEndpoint} page={route.path} product={product.name} type="quote" heading={`Inquire about ${product.name}`} />
+      {related.length > 0 ? (
+        <section aria-labelledby="related-products-heading">
+          <h2 id="related-products-heading">Related products</h2>
+          <ul className="card-grid">
+            {related.map((p) => (
+              <ProductCard key={p.id} model={model} product={p} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {articles.length > 0 ? (
+        <section aria-labelledby="related-articles-heading">
+          <h2 id="related-articles-heading">Related articles</h2>
+          <ul className="card-grid">
+            {articles.map((a) => (
+              <ArticleCard key={a.id} model={model} article={a} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/** All products, a category, and their paged lists. An empty category says so and offers contact. */
+import { screenHref } from '../render/model.js';
+import { Breadcrumbs } from './Breadcrumbs.js';
+import { ProductCard } from './Cards.js';
+import { InquireSecond } from './InquireSecond.js';
+import { Pagination } from './Pagination.js';
+import { PopularCategories } from './PopularCategories.js';
+import type { ScreenProps } from './props.js';
+
+export function ProductList({ model, route, view, crumbs }: ScreenProps<'products' | 'category'>) {
+  const { category, items, pageNo, list } = view;
+  const sub = model.nav.find((g) => g.id === category.id)?.children ?? [];
+  return (
+    <div className="container">
+      <Breadcrumbs crumbs={crumbs} />
+      <header className="page-header">
+        <h1>
+          {category.name}
+          {pageNo > 1 ? <span className="page-no"> – page {pageNo}</span> : null}
+        </h1>
+        {category.summary ? <p className="lead">{category.summary}</p> : null}
+        {sub.length > 0 ? (
+          <ul className="chips" aria-label={`Categories in ${category.name}`}>
+            {sub.map((c) => (
+              <li key={c.path}>
+                <a href={c.path}>{c.name}</a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </header>
+      {items.length > 0 ? (
+        <ul className="card-grid">
+          {items.map((p, i) => (
+            <ProductCard key={p.id} model={model} product={p} level={2} eager={i < 2} />
+          ))}
+        </ul>
+      ) : (
+        <div className="empty-state">
+          <p>
+            {view.total === 0 ? `No products are listed under ${category.name} yet.` : `There are no products on page ${pageNo} of ${category.name}.`}
+          </p>
+          <p>
+            We make many ingredients to order. <a href={screenHref(model, 'contact')}>Contact us</a> with the product you need and we
+            will quote it.
+          </p>
+          <PopularCategories model={model} />
+        </div>
+      )}
+      <Pagination pages={list.pages} current={pageNo} />
+      <InquireSecond action={model.site.inquiryEndpoint} page={route.path} />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** After an inquiry: confirmation and where to go next. */
+import { screenHref } from '../render/model.js';
+import { Blocks } from './Blocks.js';
+import type { ScreenProps } from './props.js';
+import { listHref } from '../render/view.js';
+
+export function Thanks({ model, view }: ScreenProps<'thanks'>) {
+  const { page } = view;
+  const all = model.allCategory;
+  return (
+    <div className="container narrow">
+      <header className="page-header">
+        <h1>{page.heading}</h1>
+        {page.intro ? <p className="lead">{page.intro}</p> : null}
+      </header>
+      <div className="prose">
+        <Blocks blocks={page.body} />
+      </div>
+      <p className="hero-actions">
+        <a className="button button-primary" href={screenHref(model, 'home')}>
+          Back to the home page
+        </a>{' '}
+        <a className="button" href={all ? listHref(model, all.id, all.path) : screenHref(model, 'products')}>
+          Browse products
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,13 +1,95 @@
-import type { Command } from 'commander';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
 import type { CommandContext } from '../index.js';
-import { EXIT_USAGE, stderr } from '../output.js';
+import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled, painter, stderr, stdout } from '../output.js';
+
+interface AuditFlags {
+  dir: string;
+  reports: string;
+  json?: boolean;
+  failOn: 'error' | 'warning' | 'info' | 'none';
+  config?: string;
+  origin?: string;
+  lighthouse?: boolean;
+  lighthousePages: string;
+  budget?: string;
+}
+
+const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
+
+function positiveInt(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} expects a whole number from ${min} to ${max}, got "${value}"`);
+  return n;
+}
 
 export function registerAudit(program: Command, ctx: CommandContext): void {
   program
     .command('audit')
-    .description('audit (not built yet)')
-    .action(() => {
-      stderr('site audit: not built yet');
-      ctx.setExitCode(EXIT_USAGE);
+    .description('audit a built site for SEO problems; writes reports/audit.json and reports/audit.html')
+    .option('--dir <dir>', 'the built site to audit', 'dist')
+    .option('--reports <dir>', 'where to write audit.json and audit.html (and read build-routes.json)', 'reports')
+    .option('--json', 'print the JSON report on stdout')
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists').choices(['error', 'warning', 'info', 'none']).default('error'))
+    .option('--config <file>', 'JSON config whose "audit" section turns rules off or changes thresholds (default: site.config.json)')
+    .option('--origin <url>', 'the site origin (default: from the sitemap, canonicals or data/site.json)')
+    .option('--lighthouse', 'also run Lighthouse on one page per screen kind')
+    .option('--lighthouse-pages <n>', 'extra pages for Lighthouse', '0')
+    .option('--budget <score>', 'with --lighthouse: fail when a category scores under this (0-100)')
+    .action(async (flags: AuditFlags) => {
+      const started = performance.now();
+      if (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory()) {
+        throw new UsageError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
+      }
+      if (flags.origin !== undefined) {
+        try {
+          if (!/^https?:$/.test(new URL(flags.origin).protocol)) throw new Error('scheme');
+        } catch {
+          throw new UsageError(`--origin expects an absolute http(s) URL, got "${flags.origin}"`);
+        }
+      }
+      const extraPages = positiveInt(flags.lighthousePages, '--lighthouse-pages', 0, 100);
+      const budget = flags.budget === undefined ? undefined : positiveInt(flags.budget, '--budget', 0, 100);
+      if (budget !== undefined && !flags.lighthouse) throw new UsageError('--budget needs --lighthouse');
+
+      const { ConfigError, loadAuditConfig, resolveSettings } = await import('../../audit/config.js');
+      const configFile = flags.config ?? 'site.config.json';
+      let settings;
+      let configOrigin: string | undefined;
+      try {
+        const config = await loadAuditConfig(configFile, flags.config !== undefined);
+        settings = resolveSettings(config, configFile);
+        configOrigin = config.origin;
+      } catch (err) {
+        if (err instanceof ConfigError) throw new UsageError(err.message);
+        throw err;
+      }
+
+      const { runAudit, assembleReport, sortFindings } = await import('../../audit/index.js');
+      let report = await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings });
+      if (flags.lighthouse) {
+        const { runLighthouse } = await import('../../audit/lighthouse.js');
+        const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr });
+        report = assembleReport(report.dir, report.origin, sortFindings([...report.findings, ...lh.findings]), report.pages, settings, lh.pages);
+      }
+
+      const { renderHtmlReport } = await import('../../audit/html.js');
+      await mkdir(flags.reports, { recursive: true });
+      await writeFile(join(flags.reports, 'audit.json'), JSON.stringify(report, null, 2) + '\n');
+      await writeFile(join(flags.reports, 'audit.html'), renderHtmlReport(report));
+
+      if (flags.json) stdout(JSON.stringify(report, null, 2));
+      else {
+        const { formatText } = await import('../../audit/text.js');
+        stdout(formatText(report, painter(colorEnabled(process.stdout, flags))));
+      }
+      const seconds = ((performance.now() - started) / 1000).toFixed(2);
+      stderr(`site audit: ${report.summary.pages} pages in ${seconds} s; reports in ${join(flags.reports, 'audit.json')} and ${join(flags.reports, 'audit.html')}`);
+
+      const threshold = RANK[flags.failOn];
+      const failing = threshold > 0 && report.findings.some((f) => RANK[f.severity] >= threshold);
+      ctx.setExitCode(failing ? EXIT_PROBLEMS : EXIT_OK);
     });
 }

@@ -1,0 +1,108 @@
+/**
+ * Main-content measures: word count, an exact-duplicate hash and a MinHash
+ * signature of word 5-shingles, bucketed by LSH so near duplicates are found
+ * without comparing every pair of pages.
+ */
+import { createHash } from 'node:crypto';
+
+export const MINHASH_SIZE = 64;
+const BANDS = 8;
+const ROWS = MINHASH_SIZE / BANDS;
+const SHINGLE = 5;
+
+export function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+export function contentHash(text: string): string {
+  const normal = words(text).join(' ');
+  return normal ? createHash('sha1').update(normal).digest('hex') : '';
+}
+
+export const hasLoremIpsum = (text: string): boolean => /\blorem ipsum\b/i.test(text);
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Murmur3's finaliser: a cheap, well-mixed permutation of 32-bit values. */
+function fmix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+const SEEDS = Array.from({ length: MINHASH_SIZE }, (_, i) => fmix32(0x9e3779b9 * (i + 1)));
+
+/** MinHash of the word shingles; empty when the text has fewer words than one shingle. */
+export function minhash(tokens: readonly string[]): number[] {
+  if (tokens.length < SHINGLE) return [];
+  const mins = new Array<number>(MINHASH_SIZE).fill(0xffffffff);
+  for (let i = 0; i + SHINGLE <= tokens.length; i++) {
+    const h = fnv1a(tokens.slice(i, i + SHINGLE).join(' '));
+    for (let k = 0; k < MINHASH_SIZE; k++) {
+      const v = fmix32(h ^ SEEDS[k]);
+      if (v < mins[k]) mins[k] = v;
+    }
+  }
+  return mins;
+}
+
+/** Estimated Jaccard similarity of two signatures. */
+export function similarity(a: readonly number[], b: readonly number[]): number {
+  let same = 0;
+  for (let k = 0; k < MINHASH_SIZE; k++) if (a[k] === b[k]) same++;
+  return same / MINHASH_SIZE;
+}
+
+/**
+ * Pairs of items whose signatures are at least `threshold` similar. LSH with
+ * 8 bands of 8 rows makes pairs from about 77 % similarity candidates; each
+ * candidate pair is then checked on the whole signature. Large buckets (a
+ * shared template) are compared against their first member only, so the
+ * cost stays linear.
+ */
+export function nearDuplicatePairs(
+  signatures: ReadonlyArray<readonly number[]>,
+  threshold: number,
+): Array<[number, number, number]> {
+  const buckets = new Map<string, number[]>();
+  signatures.forEach((sig, index) => {
+    if (sig.length !== MINHASH_SIZE) return;
+    for (let b = 0; b < BANDS; b++) {
+      const key = b + ':' + sig.slice(b * ROWS, (b + 1) * ROWS).join(',');
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(index);
+      else buckets.set(key, [index]);
+    }
+  });
+  const seen = new Set<string>();
+  const pairs: Array<[number, number, number]> = [];
+  const consider = (i: number, j: number): void => {
+    const key = i < j ? `${i},${j}` : `${j},${i}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const s = similarity(signatures[i], signatures[j]);
+    if (s >= threshold) pairs.push(i < j ? [i, j, s] : [j, i, s]);
+  };
+  for (const bucket of buckets.values()) {
+    if (bucket.length < 2) continue;
+    if (bucket.length <= 50) {
+      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) consider(bucket[x], bucket[y]);
+    } else {
+      for (let y = 1; y < bucket.length; y++) consider(bucket[0], bucket[y]);
+    }
+  }
+  return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+}

@@ -1,0 +1,157 @@
+/**
+ * `--lighthouse`: serves the dist on 127.0.0.1, launches Debian's Chromium
+ * with a throw-away profile, and runs Lighthouse on one page per screen kind
+ * (plus the pages with the most findings), one after another: Lighthouse
+ * needs the browser to itself.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sirv from 'sirv';
+import type { AuditReport, LighthousePage } from './index.js';
+import { findingEmitter } from './page-rules.js';
+import type { Finding, RuleSettings } from './types.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const IGNORED_MODES = new Set(['notApplicable', 'informative', 'manual', 'error']);
+
+export interface LighthouseOptions {
+  dir: string;
+  report: AuditReport;
+  extraPages: number;
+  budget?: number;
+  settings: RuleSettings;
+  log: (line: string) => void;
+}
+
+/** One page per screen kind (the shortest URL of each), then the pages with the most findings. */
+export function samplePages(report: AuditReport, extra: number): Array<{ url: string; screen: string | null }> {
+  const byScreen = new Map<string, { url: string; screen: string | null }>();
+  const rows = [...report.pages].sort((a, b) => a.url.length - b.url.length || a.url.localeCompare(b.url));
+  for (const row of rows) if (!byScreen.has(row.screen ?? 'unknown')) byScreen.set(row.screen ?? 'unknown', row);
+  const chosen = [...byScreen.values()];
+  const taken = new Set(chosen.map((c) => c.url));
+  const worst = [...report.pages].sort((a, b) => b.issues - a.issues || a.url.localeCompare(b.url));
+  for (const row of worst) {
+    if (chosen.length >= byScreen.size + extra) break;
+    if (!taken.has(row.url)) {
+      chosen.push(row);
+      taken.add(row.url);
+    }
+  }
+  return chosen.map(({ url, screen }) => ({ url, screen }));
+}
+
+async function serve(dir: string): Promise<{ server: Server; base: string }> {
+  const handler = sirv(dir, { dev: false, etag: false, extensions: ['html'] });
+  const server = createServer((req, res) => handler(req, res, () => {
+    res.statusCode = 404;
+    res.end('Not found');
+  }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Starts Chromium on a free debugging port and resolves with that port. */
+export async function launchChromium(profile: string): Promise<{ child: ChildProcess; port: number }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: run \`apt-get install chromium\``);
+  const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('Chromium did not open its debugging port within 30 s')), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(buffer);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Chromium exited (code ${code}) before opening its debugging port: ${buffer.slice(-500)}`));
+    });
+  });
+  return { child, port };
+}
+
+interface Lhr {
+  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
+  audits: Record<string, { id: string; title: string; score: number | null; scoreDisplayMode: string }>;
+  runtimeError?: { code: string; message: string };
+}
+
+export async function runLighthouse(opts: LighthouseOptions): Promise<{ pages: LighthousePage[]; findings: Finding[] }> {
+  const { default: lighthouse } = (await import('lighthouse')) as unknown as {
+    default: (url: string, flags: object) => Promise<{ lhr: Lhr } | undefined>;
+  };
+  const sample = samplePages(opts.report, opts.extraPages);
+  const profile = await mkdtemp(join(tmpdir(), 'site-audit-chromium-'));
+  const { server, base } = await serve(opts.dir);
+  let chromium: ChildProcess | undefined;
+  const pages: LighthousePage[] = [];
+  const findings: Finding[] = [];
+  try {
+    const launched = await launchChromium(profile);
+    chromium = launched.child;
+    for (const page of sample) {
+      const row = opts.report.pages.find((p) => p.url === page.url)!;
+      const emit = findingEmitter(opts.settings, findings, page.url, row.file);
+      opts.log(`site audit: lighthouse ${page.url}`);
+      try {
+        const result = await lighthouse(base + encodeURI(page.url), {
+          port: launched.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: CATEGORIES,
+        });
+        if (!result) throw new Error('Lighthouse returned no result');
+        const { lhr } = result;
+        if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+        const scores: Record<string, number | null> = {};
+        const failed: LighthousePage['failed'] = [];
+        for (const id of CATEGORIES) {
+          const category = lhr.categories[id];
+          scores[id] = category?.score ?? null;
+          for (const ref of category?.auditRefs ?? []) {
+            const audit = lhr.audits[ref.id];
+            if (!audit || IGNORED_MODES.has(audit.scoreDisplayMode) || audit.score === null || audit.score >= 0.9) continue;
+            failed.push({ id: audit.id, title: audit.title, category: id });
+            emit('lighthouse/failed-audit', `Lighthouse ${id} audit "${audit.title}" (${audit.id}) failed.`);
+          }
+          const score = scores[id];
+          if (opts.budget !== undefined && score !== null && Math.round(score * 100) < opts.budget) {
+            emit('lighthouse/budget', `Lighthouse ${id} scored ${Math.round(score * 100)}, under the budget of ${opts.budget}.`);
+          }
+        }
+        pages.push({ url: page.url, screen: page.screen, scores, failed });
+      } catch (err) {
+        const message = (err as Error).message;
+        emit('lighthouse/error', `Lighthouse could not audit ${page.url}: ${message}`);
+        pages.push({ url: page.url, screen: page.screen, scores: {}, failed: [], error: message });
+      }
+    }
+  } finally {
+    chromium?.kill('SIGTERM');
+    if (chromium && chromium.exitCode === null) await new Promise((resolve) => chromium!.once('exit', resolve));
+    await new Promise((resolve) => server.close(resolve));
+    await rm(profile, { recursive: true, force: true });
+  }
+  return { pages, findings };
+}

@@ -1,0 +1,61 @@
+/**
+ * URL arithmetic of a static dist/: clean URLs map to `<path>/index.html`,
+ * links resolve against the page's URL on the site's origin.
+ */
+
+/** Stand-in origin when none is known: relative links still resolve. */
+export const PLACEHOLDER_ORIGIN = 'https://site.invalid';
+
+/** `index.html` → `/`, `a/b/index.html` → `/a/b`, `a/file.html` → `/a/file.html`. */
+export function fileToUrl(file: string): string {
+  if (file === 'index.html') return '/';
+  if (file.endsWith('/index.html')) return '/' + file.slice(0, -'/index.html'.length);
+  return '/' + file;
+}
+
+export type ResolvedLink =
+  | { kind: 'internal'; path: string; fragment: string; sameDocument: boolean; insecure: boolean }
+  | { kind: 'external'; url: string }
+  | { kind: 'other' }
+  | { kind: 'uncrawlable' };
+
+/** Normalises a decoded path: no trailing slash except for the root. */
+export function cleanPath(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // A malformed escape stays as written; the target lookup will miss and report it.
+  }
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  return path;
+}
+
+export function resolveLink(href: string | null, pageUrl: string, origin: string): ResolvedLink {
+  if (href === null || href.trim() === '' || /^\s*javascript:/i.test(href)) return { kind: 'uncrawlable' };
+  if (/^(mailto|tel|sms|data):/i.test(href)) return { kind: 'other' };
+  let url: URL;
+  try {
+    url = new URL(href, origin + pageUrl);
+  } catch {
+    return { kind: 'uncrawlable' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'other' };
+  const own = new URL(origin);
+  if (url.host !== own.host) return { kind: 'external', url: url.href };
+  const path = cleanPath(url.pathname);
+  return {
+    kind: 'internal',
+    path,
+    fragment: url.hash.length > 1 ? decodeURIComponent(url.hash.slice(1)) : '',
+    sameDocument: href.startsWith('#') || (path === pageUrl && !url.search),
+    insecure: url.protocol === 'http:' && own.protocol === 'https:',
+  };
+}
+
+/** Candidate files (relative to dist) that serve a clean path, in the order a static host tries them. */
+export function candidateFiles(path: string): string[] {
+  if (path === '/' || path === '') return ['index.html'];
+  const rel = path.replace(/^\/+/, '');
+  return [rel, rel + '/index.html', rel + '.html'];
+}

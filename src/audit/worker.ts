@@ -1,0 +1,41 @@
+/**
+ * Extraction worker: reads a batch of pages, extracts their facts and runs
+ * the page rules; only findings and compact site facts travel back.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { extractPage } from './extract.js';
+import { checkPage, type PageContext, type RouteInfo } from './page-rules.js';
+import type { Finding, RuleSettings, SiteFacts } from './types.js';
+
+export interface PageTask {
+  file: string;
+  url: string;
+  route?: RouteInfo;
+}
+
+export interface BatchTask {
+  dir: string;
+  origin: string;
+  originKnown: boolean;
+  settings: RuleSettings;
+  pages: PageTask[];
+}
+
+export interface PageResult {
+  findings: Finding[];
+  site: SiteFacts;
+}
+
+export async function auditBatch(task: BatchTask): Promise<PageResult[]> {
+  const results: PageResult[] = [];
+  for (const page of task.pages) {
+    const html = await readFile(join(task.dir, page.file), 'utf8');
+    const facts = extractPage(html, page.url, page.file);
+    const ctx: PageContext = { origin: task.origin, originKnown: task.originKnown, settings: task.settings, route: page.route };
+    results.push(checkPage(facts, ctx));
+  }
+  return results;
+}
+
+export default auditBatch;

@@ -38,6 +38,7 @@ export interface ServeOptions {
   /** Retry schedule of notifications (tests shorten it). */
   notifyBaseDelayMs?: number;
   notifyPollMs?: number;
+  notifyMaxAttempts?: number;
   /** Grace period for in-flight requests on shutdown (ms). */
   shutdownGraceMs?: number;
   log?: (line: string) => void;
@@ -105,6 +106,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       from: opts.notifyFrom,
       baseDelayMs: opts.notifyBaseDelayMs,
       pollMs: opts.notifyPollMs,
+      maxAttempts: opts.notifyMaxAttempts,
       onError: (id, error, retry) => log(`site serve: e-mail for inquiry ${id} failed (${error})${retry ? '; will retry' : '; giving up'}`),
     });
   } else if (opts.notifyTo || opts.smtpUrl) {
@@ -145,12 +147,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   let closing: Promise<void> | null = null;
+  const inFlight = new Set<ServerResponse>();
+  /** Shutting down: this response finishes, then its connection goes instead of idling in keep-alive. */
+  const lastOnConnection = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+    res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+  };
   const server = createServer((req, res) => {
-    if (closing) {
-      // Shutting down: finish this request, then let the connection go.
-      res.setHeader('Connection', 'close');
-      res.once('finish', () => server.closeIdleConnections());
-    }
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    if (closing) lastOnConnection(res);
     route(req, res).catch((err: unknown) => {
       log(`site serve: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       if (!res.headersSent) plain(res, 500, 'Internal server error.');
@@ -175,6 +181,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     closing ??= (async () => {
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      for (const res of inFlight) lastOnConnection(res);
       const grace = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
       await done;
       clearTimeout(grace);

@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { productArtwork, wrapWords } from '../../src/render/artwork.js';
+import { createSiteModel } from '../../src/render/model.js';
+import { ASSETS, fixtureCatalogue } from './fixture.js';
+
+describe('productArtwork', () => {
+  const catalogue = fixtureCatalogue();
+  const model = createSiteModel(catalogue, ASSETS);
+  const curcumin = catalogue.products[0];
+
+  test('an SVG at /images/products/<slug>.svg with size, category colour, name and latin name', () => {
+    const { url, svg } = productArtwork(model, curcumin);
+    expect(url).toBe('/images/products/bulk-curcumin.svg');
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="800" height="800" viewBox="0 0 800 800"/);
+    expect(svg).toContain('fill="#f2d16b"'); // Monomer's colour
+    expect(svg).toContain('>Bulk Curcumin</text>');
+    expect(svg).toContain('font-style="italic" opacity="0.9">Curcuma longa</text>');
+    // Light colour → dark ink for contrast.
+    expect(svg).toContain('<g fill="#14201a"');
+  });
+
+  test('is deterministic', () => {
+    expect(productArtwork(model, curcumin)).toEqual(productArtwork(createSiteModel(fixtureCatalogue(), ASSETS), curcumin));
+  });
+
+  test('escapes text for XML', () => {
+    const { svg } = productArtwork(model, { ...curcumin, name: 'A <b> & "c"', latinName: "x'</svg>" });
+    expect(svg).not.toContain('<b>');
+    expect(svg).not.toContain("x'</svg>");
+    expect(svg).toContain('A &#60;b&#62; &#38; &#34;c&#34;');
+    expect(svg.match(/<\/svg>/g)?.length).toBe(1);
+  });
+
+  test('refuses slugs that would leave dist/images/products/', () => {
+    for (const slug of ['../../etc/passwd', 'a/b', 'a\\b', '..', '']) {
+      expect(() => productArtwork(model, { ...curcumin, slug })).toThrow(/cannot name a file/);
+    }
+  });
+
+  test('wraps long names into at most four lines', () => {
+    expect(wrapWords('Organic Hericium Erinaceus Extract Powder', 16, 4)).toEqual(['Organic Hericium', 'Erinaceus', 'Extract Powder']);
+    expect(wrapWords('a b c d e f g h i j', 1, 2)).toEqual(['a', '…']);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'vitest';
+import { createSiteModel, neighbours, relatedArticles, relatedProducts } from '../../src/render/model.js';
+import { ASSETS, ID, fixtureCatalogue } from './fixture.js';
+
+describe('createSiteModel', () => {
+  const catalogue = fixtureCatalogue();
+  const model = createSiteModel(catalogue, ASSETS);
+  const names = (ps: Array<{ name: string }> | undefined) => ps?.map((p) => p.name);
+
+  test('list membership: own category and listedIn, featured first then name; all lists everything', () => {
+    expect(names(model.productsIn.get(ID.monomer))).toEqual(['Bulk Curcumin', 'Berberine Powder', 'Bulk Quercetin']);
+    expect(names(model.productsIn.get(ID.herb))).toEqual(['Bulk Curcumin']);
+    expect(names(model.productsIn.get(ID.all))).toEqual(['Bulk Curcumin', 'Berberine Powder', 'Bulk Quercetin', 'L-Valine Powder']);
+    expect(model.productsIn.get(ID.api)).toEqual([]);
+  });
+
+  test('declared list pages: page 1 is the bare path when both exist', () => {
+    expect(model.lists.get(ID.all)?.pages).toEqual([
+      { page: 1, path: '/products' },
+      { page: 2, path: '/products/page-2' },
+    ]);
+    expect(model.lists.get(ID.monomer)?.pages.map((p) => p.path)).toEqual(['/monomer/page-1', '/monomer/page-2']);
+  });
+
+  test('articles newest first, with neighbours', () => {
+    expect(model.articlesNewestFirst.map((a) => a.slug)).toEqual(['quercetin-vs-rutin', 'what-is-curcumin', '-how-to-use-valine-']);
+    const { prev, next } = neighbours(model.articlesNewestFirst, model.articleIndex, ID.a1);
+    expect(prev?.slug).toBe('quercetin-vs-rutin');
+    expect(next?.slug).toBe('-how-to-use-valine-');
+    expect(neighbours(model.articlesNewestFirst, model.articleIndex, ID.a2).prev).toBeUndefined();
+  });
+
+  test('related products: named ones first, then the category; related articles both ways', () => {
+    const curcumin = model.products.get(ID.curcumin)!;
+    expect(names(relatedProducts(model, curcumin))).toEqual(['Berberine Powder', 'Bulk Quercetin']);
+    expect(relatedArticles(model, curcumin).map((a) => a.slug)).toEqual(['what-is-curcumin']);
+    const withRelated = { ...curcumin, relatedProducts: [ID.newer] };
+    expect(names(relatedProducts(model, withRelated))).toEqual(['L-Valine Powder', 'Berberine Powder', 'Bulk Quercetin']);
+  });
+
+  test('navigation groups categories under their parent or category group, in order', () => {
+    expect(model.nav).toEqual([
+      { id: ID.herb, name: 'Herb Extract', path: '/herb-extract', children: [{ id: ID.monomer, name: 'Monomer', path: '/monomer/page-1' }] },
+      {
+        id: ID.group,
+        name: 'Nutrition',
+        children: [
+          { id: ID.amino, name: 'Amino Acid', path: '/amino-acid' },
+          { id: ID.api, name: 'API', path: '/api' },
+        ],
+      },
+    ]);
+  });
+
+  test('paths of screens and entities come from the registry', () => {
+    expect(model.screenPath.get('contact')).toBe('/contact-us');
+    expect(model.productPath.get(ID.newer)).toBe('/amino-acid/l-valine-powder');
+    expect(model.newestDate).toBe('2025-01-01');
+  });
+});

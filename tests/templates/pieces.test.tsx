@@ -1,0 +1,153 @@
+import { load } from 'cheerio';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, test } from 'vitest';
+import { INQUIRY_TYPES } from '../../src/core/inquiry.js';
+import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
+import { Gallery } from '../../src/templates/Gallery.js';
+import { Inquire } from '../../src/templates/Inquire.js';
+import { InquireSecond } from '../../src/templates/InquireSecond.js';
+import { Pagination, pageWindow } from '../../src/templates/Pagination.js';
+import { Share } from '../../src/templates/Share.js';
+import { Slider } from '../../src/templates/Slider.js';
+
+const html = (el: React.ReactElement) => renderToStaticMarkup(el);
+const FIELDS = ['name', 'email', 'company', 'country', 'phone', 'product', 'type', 'quantity', 'message'];
+
+describe('Pagination', () => {
+  const pages = [1, 2, 3].map((page) => ({ page, path: page === 1 ? '/x' : `/x/page-${page}` }));
+  test('middle page links both ways with rel', () => {
+    expect(html(<Pagination pages={pages} current={2} />)).toMatchInlineSnapshot(
+      `"<nav class="pagination" aria-label="Pagination"><a href="/x" rel="prev" class="page-step">← Previous</a><ol><li><a href="/x" aria-label="Page 1">1</a></li><li><span aria-current="page">2</span></li><li><a href="/x/page-3" aria-label="Page 3">3</a></li></ol><a href="/x/page-3" rel="next" class="page-step">Next →</a></nav>"`,
+    );
+  });
+  test('a single page needs no pagination', () => {
+    expect(html(<Pagination pages={[{ page: 1, path: '/x' }]} current={1} />)).toBe('');
+  });
+  test('long lists show a window with gaps', () => {
+    expect(pageWindow(Array.from({ length: 72 }, (_, i) => i + 1), 30)).toEqual([1, 0, 28, 29, 30, 31, 32, 0, 72]);
+    expect(pageWindow([1, 2, 3, 4, 5], 1)).toEqual([1, 2, 3, 0, 5]);
+  });
+});
+
+describe('Breadcrumbs', () => {
+  test('links every step but the current page', () => {
+    expect(
+      html(
+        <Breadcrumbs
+          crumbs={[
+            { name: 'Home', path: '/' },
+            { name: 'Monomer', path: '/monomer' },
+            { name: 'Bulk <Curcumin>', path: '/monomer/bulk-curcumin' },
+          ]}
+        />,
+      ),
+    ).toMatchInlineSnapshot(
+      `"<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li><a href="/monomer">Monomer</a></li><li aria-current="page">Bulk &lt;Curcumin&gt;</li></ol></nav>"`,
+    );
+  });
+  test('no trail, no markup', () => {
+    expect(html(<Breadcrumbs crumbs={[]} />)).toBe('');
+  });
+});
+
+describe('inquiry forms follow the markup contract', () => {
+  const check = (markup: string, formId: string, page: string) => {
+    const $ = load(markup);
+    const form = $(`form#${formId}`);
+    expect(form.attr('class')).toContain('inquiry-form');
+    expect(form.attr('data-inquiry-form')).toBe('');
+    expect(form.attr('action')).toBe('/api/inquiry');
+    expect(form.attr('method')).toBe('post');
+    for (const name of FIELDS) {
+      const field = form.find(`div.field[data-field="${name}"]`);
+      expect(field.length, name).toBe(1);
+      const control = field.find(`[name="${name}"]`);
+      expect(control.attr('id')).toBe(`${formId}-${name}`);
+      expect(field.find(`label[for="${formId}-${name}"]`).length).toBe(1);
+      const error = field.find(`p.field-error#${formId}-${name}-error`);
+      expect(error.attr('data-error-for')).toBe(name);
+      expect(error.attr('hidden')).toBeDefined();
+      expect(control.attr('aria-describedby')).toBe(`${formId}-${name}-error`);
+    }
+    expect(form.find('input[type="hidden"][name="page"]').attr('value')).toBe(page);
+    expect(form.find('input[type="hidden"][name="_started"]').attr('value')).toBe('');
+    const hp = form.find('div.hp[aria-hidden="true"] label input[name="website"]');
+    expect(hp.attr('tabindex')).toBe('-1');
+    expect(hp.attr('autocomplete')).toBe('off');
+    expect(form.find('p.form-status[data-form-status][role="status"][aria-live="polite"]').length).toBe(1);
+    expect(
+      form
+        .find('select[name="type"] option')
+        .toArray()
+        .map((o) => $(o).attr('value')),
+    ).toEqual([...INQUIRY_TYPES]);
+    return form;
+  };
+  test('Inquire on a product page has the product filled in and quote preselected', () => {
+    const form = check(html(<Inquire action="/api/inquiry" page="/monomer/bulk-curcumin" product="Bulk Curcumin" type="quote" />), 'inquire', '/monomer/bulk-curcumin');
+    expect(form.find('input[name="product"]').attr('value')).toBe('Bulk Curcumin');
+    expect(form.find('option[selected]').attr('value')).toBe('quote');
+  });
+  test('InquireSecond has its own ids and bulk and wholesale preselected', () => {
+    const form = check(html(<InquireSecond action="/api/inquiry" page="/knowledge" />), 'inquire-second', '/knowledge');
+    expect(form.find('option[selected]').attr('value')).toBe('bulk-wholesale');
+  });
+});
+
+describe('Share', () => {
+  test('plain links for every network and a hidden copy button', () => {
+    const $ = load(html(<Share url="https://www.example.com/a b" title="A & B" />));
+    const links = Object.fromEntries(
+      $('[data-share] a')
+        .toArray()
+        .map((a) => [$(a).attr('data-share-network'), $(a).attr('href')]),
+    );
+    expect(links).toEqual({
+      linkedin: 'https://www.linkedin.com/sharing/share-offsite/?url=https%3A%2F%2Fwww.example.com%2Fa%20b',
+      facebook: 'https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fwww.example.com%2Fa%20b',
+      x: 'https://x.com/intent/tweet?url=https%3A%2F%2Fwww.example.com%2Fa%20b&text=A%20%26%20B',
+      whatsapp: 'https://wa.me/?text=A%20%26%20B%20https%3A%2F%2Fwww.example.com%2Fa%20b',
+      email: 'mailto:?subject=A%20%26%20B&body=https%3A%2F%2Fwww.example.com%2Fa%20b',
+    });
+    const copy = $('button[data-share-copy]');
+    expect(copy.attr('data-url')).toBe('https://www.example.com/a b');
+    expect(copy.attr('hidden')).toBeDefined();
+    expect(copy.attr('type')).toBe('button');
+  });
+});
+
+describe('Slider and Gallery', () => {
+  test('slider markup with prev, next and one dot per slide', () => {
+    const $ = load(html(<Slider label="Highlights" slides={[<p key="a">A</p>, <p key="b">B</p>]} />));
+    const slider = $('div.slider[data-slider]');
+    expect(slider.attr('data-autoplay')).toBe('3000');
+    expect(slider.attr('data-transition')).toBe('300');
+    expect(slider.find('.slider-track > .slide[data-slide]').length).toBe(2);
+    expect(slider.find('button[type="button"][data-slider-prev]').length).toBe(1);
+    expect(slider.find('button[type="button"][data-slider-next]').length).toBe(1);
+    expect(
+      slider
+        .find('button[data-slider-dot]')
+        .toArray()
+        .map((b) => $(b).attr('data-slider-dot')),
+    ).toEqual(['0', '1']);
+  });
+  test('gallery with a main image and thumbnails', () => {
+    const $ = load(
+      html(
+        <Gallery
+          images={[
+            { url: '/a.svg', width: 800, height: 800, alt: 'A' },
+            { url: '/b.jpg', width: 600, height: 400, alt: 'B' },
+          ]}
+        />,
+      ),
+    );
+    expect($('div.gallery[data-gallery]').attr('data-zoom-max')).toBe('3');
+    expect($('img[data-gallery-main]').attr('src')).toBe('/a.svg');
+    const thumbs = $('button[type="button"][data-gallery-thumb]');
+    expect(thumbs.length).toBe(2);
+    expect(thumbs.eq(1).attr('data-src')).toBe('/b.jpg');
+    expect(thumbs.eq(1).attr('data-alt')).toBe('B');
+  });
+});

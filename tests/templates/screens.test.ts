@@ -1,0 +1,211 @@
+import { describe, expect, test } from 'vitest';
+import { createSiteModel } from '../../src/render/model.js';
+import { renderErrorFallback, renderRoute, render404 } from '../../src/render/page.js';
+import { ASSETS, fixtureCatalogue } from '../render/fixture.js';
+import { renderPath } from '../render/helpers.js';
+
+const text = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+describe('every screen', () => {
+  const catalogue = fixtureCatalogue();
+  const model = createSiteModel(catalogue, ASSETS);
+  test.each(catalogue.routes.map((r) => r.path))('%s has one h1, one title, the layout pieces and the header search form', (path) => {
+    const { $ } = renderPath(path);
+    expect($('h1').length).toBe(1);
+    expect($('title').length).toBe(1);
+    expect($('#loading-bar.loading-bar[hidden]').length).toBe(1);
+    expect($('#offline-notice.offline-notice[role="status"][hidden]').text()).toMatch(/^You are offline\./);
+    expect($('header form.search-form[role="search"][action="/search"][method="get"] input[type="search"][name="q"]').length).toBe(1);
+    expect($('a.skip-link[href="#main"]').length).toBe(1);
+    expect($('main#main').length).toBe(1);
+    // ids are unique on the page (forms, headings, labels rely on them)
+    const ids = $('[id]')
+      .toArray()
+      .map((el) => $(el).attr('id'));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+  test('the header navigates to every category, grouped by parent', () => {
+    const { $ } = renderPath('/');
+    const groups = $('.nav-groups > li')
+      .toArray()
+      .map((li) => [
+        $(li).children('.nav-group-title').text(),
+        $(li)
+          .find('ul a')
+          .toArray()
+          .map((a) => $(a).attr('href')),
+      ]);
+    expect(groups).toEqual([
+      ['Herb Extract', ['/monomer/page-1']],
+      ['Nutrition', ['/amino-acid', '/api']],
+    ]);
+    expect(model.nav.length).toBe(2);
+  });
+});
+
+describe('Home', () => {
+  test('title, banners, trust points, featured categories and products, latest articles and news', () => {
+    const { $ } = renderPath('/');
+    expect($('title').text()).toContain('Shiitake Mushroom Extract');
+    expect($('.slider .slide').length).toBe(2);
+    expect($('.trust-points h3').text()).toBe('Lab-tested purity');
+    expect($('.category-grid h3').toArray().map((h) => $(h).text())).toEqual(['Herb Extract', 'API']);
+    expect($('#products-heading').next().find('.card-title').text()).toBe('Bulk Curcumin');
+    expect($('#knowledge-heading').next().find('.card-title').first().text()).toBe('Quercetin vs Rutin');
+    expect($('#news-heading').next().find('.card-title').first().text()).toBe('Exhibition 2024');
+  });
+});
+
+describe('ProductList', () => {
+  test('lists featured first, then by name, in pages', () => {
+    const page1 = renderPath('/monomer/page-1').$;
+    expect(page1('.card-grid .card-title').toArray().map((h) => page1(h).text())).toEqual(['Bulk Curcumin', 'Berberine Powder']);
+    const page2 = renderPath('/monomer/page-2').$;
+    expect(page2('.card-grid .card-title').toArray().map((h) => page2(h).text())).toEqual(['Bulk Quercetin']);
+    expect(page2('h1').text()).toBe('Monomer – page 2');
+  });
+  test('a category lists products listed in it from another category', () => {
+    const { $ } = renderPath('/herb-extract');
+    expect($('.card-grid .card-title').toArray().map((h) => $(h).text())).toEqual(['Bulk Curcumin']);
+    expect($('.chips a').toArray().map((a) => $(a).attr('href'))).toEqual(['/monomer/page-1']);
+  });
+  test('an empty category says so and offers a contact link', () => {
+    const { $ } = renderPath('/api');
+    expect(text($('.empty-state').text())).toContain('No products are listed under API yet.');
+    expect($('.empty-state a[href="/contact-us"]').text()).toBe('Contact us');
+    expect($('.card-grid').length).toBe(0);
+  });
+});
+
+describe('ProductDetail', () => {
+  const { $ } = renderPath('/monomer/bulk-curcumin');
+  test('name, latin name, gallery with artwork, attributes table', () => {
+    expect($('h1').text()).toBe('Bulk Curcumin');
+    expect($('.latin').text()).toBe('Curcuma longa');
+    expect($('img[data-gallery-main]').attr('src')).toBe('/images/products/bulk-curcumin.svg');
+    const rows = Object.fromEntries(
+      $('table.attributes tr')
+        .toArray()
+        .map((tr) => [$(tr).find('th').text(), $(tr).find('td').text()]),
+    );
+    expect(rows).toEqual({
+      'Product name': 'Bulk Curcumin',
+      'Latin name': 'Curcuma longa',
+      'Specification / assay': '95% curcuminoids',
+      Appearance: 'Orange-yellow powder',
+      Certifications: 'ISO9001, HALAL',
+      Package: '1-10kg foil; 25kg drum',
+      Delivery: '1-2 working days',
+      MOQ: '1-5kg',
+      'Free sample': 'Yes',
+    });
+  });
+  test('calls to action preselect their inquiry type and land on the form', () => {
+    const ctas = $('.cta-list a')
+      .toArray()
+      .map((a) => [$(a).text(), $(a).attr('href')]);
+    expect(ctas).toEqual([
+      ['Ask for a quote', '?type=quote#inquire'],
+      ['Custom quote', '?type=custom-quote#inquire'],
+      ['Free sample', '?type=free-sample#inquire'],
+      ['Private labelling', '?type=private-label#inquire'],
+      ['Bulk and wholesale', '?type=bulk-wholesale#inquire'],
+    ]);
+    expect($('form#inquire input[name="product"]').attr('value')).toBe('Bulk Curcumin');
+    expect($('form#inquire input[name="page"]').attr('value')).toBe('/monomer/bulk-curcumin');
+  });
+  test('description, applications, related products and articles, share', () => {
+    expect($('#description-heading').next().text()).toBe('Curcumin from turmeric root.');
+    expect($('#applications-heading').next().text()).toBe('Dietary supplements');
+    expect($('#related-products-heading').next().find('.card-title').toArray().map((h) => $(h).text())).toEqual(['Berberine Powder', 'Bulk Quercetin']);
+    expect($('#related-articles-heading').next().find('.card-title').text()).toBe('What Is Curcumin?');
+    expect($('[data-share] button[data-share-copy]').attr('data-url')).toBe('https://www.example.com/monomer/bulk-curcumin');
+  });
+  test('no free-sample call to action when the product has none', () => {
+    const p = renderPath('/amino-acid/l-valine-powder').$;
+    expect(p('.cta-list a[data-inquiry-type="free-sample"]').length).toBe(0);
+    expect(p('.latin').length).toBe(0);
+  });
+});
+
+describe('Knowledge and news', () => {
+  test('knowledge list is newest first, paged', () => {
+    const { $ } = renderPath('/knowledge');
+    expect($('.card-grid .card-title').toArray().map((h) => $(h).text())).toEqual(['Quercetin vs Rutin', 'What Is Curcumin?']);
+    expect($('.pagination a[rel="next"]').attr('href')).toBe('/knowledge/page-2');
+  });
+  test('article: headline, category, author, dates, body, related products, previous and next', () => {
+    const { $ } = renderPath('/knowledge/what-is-curcumin');
+    expect($('h1').text()).toBe('What Is Curcumin?');
+    expect($('.eyebrow').text()).toBe('Herbal Extracts');
+    expect(text($('.article-meta').text())).toBe('By Dr. Li · Published 10 January 2024');
+    expect($('.article-meta time').attr('datetime')).toBe('2024-01-10');
+    expect($('.prose h2').text()).toBe('Origins');
+    expect($('#related-products-heading').next().find('.card-title').text()).toBe('Bulk Curcumin');
+    expect($('.article-nav-prev').attr('href')).toBe('/knowledge/quercetin-vs-rutin');
+    expect($('.article-nav-next').attr('href')).toBe('/knowledge/-how-to-use-valine-');
+  });
+  test('news list and detail', () => {
+    const list = renderPath('/news').$;
+    expect(list('.card-grid .card-title').toArray().map((h) => list(h).text())).toEqual(['Exhibition 2024', 'Exhibition 2023']);
+    expect(list('.pagination').length).toBe(0);
+    const { $ } = renderPath('/news/exhibition-2024');
+    expect($('h1').text()).toBe('Exhibition 2024');
+    expect($('.article-meta time').attr('datetime')).toBe('2024-04-01');
+    expect($('.article-nav-next').attr('href')).toBe('/news/exhibition-2023');
+  });
+});
+
+describe('company and utility pages', () => {
+  test('about', () => {
+    const { $ } = renderPath('/about-us');
+    expect($('.lead').text()).toBe('Established in 2009.');
+  });
+  test('contact has the details and the contact form', () => {
+    const { $ } = renderPath('/contact-us');
+    expect($('.contact-details a[href="mailto:sales@example.com"]').length).toBe(1);
+    expect($('.contact-details a[href="tel:+862912345678"]').length).toBe(1);
+    expect($('form#contact-form[data-inquiry-form] option[selected]').attr('value')).toBe('contact');
+  });
+  test('search has the results area and the hidden no-results content', () => {
+    const { $ } = renderPath('/search');
+    expect($('#search-results[data-search-results]').length).toBe(1);
+    const empty = $('[data-search-empty]');
+    expect(empty.attr('hidden')).toBeDefined();
+    expect(empty.find('h2').first().text()).toBe('No results');
+    expect(empty.find('.chips a').toArray().map((a) => $(a).attr('href'))).toEqual(['/herb-extract', '/api']);
+  });
+  test('search not found offers popular categories and another search', () => {
+    const { $ } = renderPath('/search/404');
+    expect($('main form.search-form input[name="q"]').length).toBe(1);
+    expect($('.popular-categories a').length).toBe(2);
+  });
+  test('thanks leads home', () => {
+    const { $ } = renderPath('/thanks');
+    expect($('h1').text()).toBe('Thank you');
+    expect($('main a[href="/"]').text()).toBe('Back to the home page');
+  });
+});
+
+describe('error pages', () => {
+  const model = createSiteModel(fixtureCatalogue(), ASSETS);
+  test('404', () => {
+    const html = render404(model);
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('data-screen="not-found"');
+  });
+  test('the fallback needs nothing and says what happened', () => {
+    expect(renderErrorFallback()).toMatchInlineSnapshot(
+      `"<!doctype html><html lang="en"><head><meta charSet="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><meta name="robots" content="noindex"/><title>Error</title></head><body><main><h1>An error occurred while showing the error page</h1><p><a href="/">Go back to home</a></p></main></body></html>"`,
+    );
+  });
+  test('an unknown screen fails with the spec message and the route', () => {
+    const catalogue = fixtureCatalogue();
+    expect(() => renderRoute(model, { ...catalogue.routes[0], path: '/odd', screen: 'gallery' })).toThrow('route /odd: Unknown middleware gallery');
+  });
+  test('a route naming missing content fails with its path, the id and where it was looked for', () => {
+    const catalogue = fixtureCatalogue();
+    const route = { ...catalogue.routes.find((r) => r.screen === 'product')!, path: '/monomer/gone', nodeid: 'nope' };
+    expect(() => renderRoute(model, route)).toThrow('route /monomer/gone: no product with id "nope" in data/products/');
+  });
+});

@@ -233,10 +233,13 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
     setStatus(form, 'Your inquiry is saved and will be sent when you are back online.', 'queued');
   }
 
+  // Only a form the buyer touched has a draft worth keeping.
+  let dirty = false;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   const saveDraft = () => {
+    dirty = true;
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => writeJson(draft, readForm(form)), 250);
+    saveTimer = setTimeout(() => form.dataset.state !== 'sent' && writeJson(draft, readForm(form)), 250);
   };
   form.addEventListener('input', (event) => {
     saveDraft();
@@ -248,7 +251,7 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
   // Leaving the page mid-typing: write now, not after the timer.
   window.addEventListener('pagehide', () => {
     clearTimeout(saveTimer);
-    if (form.dataset.state !== 'sent') writeJson(draft, readForm(form));
+    if (dirty && form.dataset.state !== 'sent') writeJson(draft, readForm(form));
   });
 
   let busy = false;
@@ -274,8 +277,9 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
     form.removeAttribute('aria-busy');
     bar?.finish(result.kind !== 'sent');
     if (result.kind === 'sent') {
-      removeKey(draft);
+      clearTimeout(saveTimer);
       form.dataset.state = 'sent';
+      removeKey(draft);
       location.assign(THANKS_PATH);
     } else if (result.kind === 'invalid') {
       const left = showErrors(form, result.errors);

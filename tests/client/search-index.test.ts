@@ -1,0 +1,116 @@
+/** The build-time search index: content, determinism, and that the browser's options can load and query it. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { INDEX_OPTIONS, QUERY_OPTIONS, type SearchEntry, type SearchIndexFile } from '../../src/client/search-options.js';
+import { blocksText, buildSearchIndex, searchDocuments, writeSearchIndex } from '../../src/emit/search-index.js';
+import type { Catalogue } from '../../src/load/catalogue.js';
+
+const para = (text: string) => ({ type: 'paragraph' as const, text });
+const product = (id: string, name: string, text: string) => ({
+  id,
+  slug: id,
+  name,
+  category: 'c'.repeat(32),
+  listedIn: [],
+  latinName: 'Curcuma longa',
+  specification: '95%',
+  appearance: 'Yellow powder',
+  certifications: ['ISO9001'],
+  package: ['25kg drum'],
+  delivery: '1-2 working days',
+  moq: '1-5kg',
+  freeSample: true,
+  summary: `${name} summary`,
+  description: [para(text)],
+  applications: ['Supplements'],
+  claims: [],
+  images: [],
+  relatedProducts: [],
+  relatedArticles: [],
+  updated: '2024-01-01',
+});
+
+const catalogue = {
+  products: [product('p1', 'Bulk Curcumin', 'Turmeric root extract. ' + 'Long text. '.repeat(100)), product('p2', 'Berberine Powder', 'For <script>alert(1)</script> blood sugar.')],
+  articles: [
+    {
+      id: 'a1',
+      slug: 'a1',
+      headline: 'What is curcumin?',
+      date: '2024-01-01',
+      category: 'Herbs',
+      author: 'Lab',
+      summary: 'Curcumin explained.',
+      body: [
+        { type: 'heading', level: 2, text: 'Dosage' },
+        { type: 'list', items: ['500 mg', ['with ', { text: 'food', href: '/x' }]] },
+        { type: 'table', caption: 'Assay', head: ['Grade', 'Purity'], rows: [['A', '95%']] },
+      ],
+      relatedProducts: [],
+    },
+  ],
+  news: [{ id: 'n1', slug: 'n1', title: 'Exhibition 2024', date: '2024-05-01', summary: 'We exhibited.', body: [para('Booth 12.')] }],
+} as unknown as Catalogue;
+
+const routes = [
+  { path: '/news/exhibition-2024', screen: 'news-detail', nodeid: 'n1' },
+  { path: '/herb-extract/bulk-curcumin', screen: 'product', nodeid: 'p1' },
+  { path: '/herb-extract/bulk-curcumin', screen: 'product', nodeid: 'p1' }, // a duplicate declaration
+  { path: '/products/bulk-curcumin-legacy', screen: 'product', nodeid: 'p1' }, // a second path: still one result
+  { path: '/monomer/berberine-powder', screen: 'product', nodeid: 'p2' },
+  { path: '/knowledge/what-is-curcumin', screen: 'article', nodeid: 'a1' },
+  { path: '/', screen: 'home', nodeid: 'h' },
+  { path: '/x', screen: 'product', nodeid: 'missing' },
+];
+
+describe('search index', () => {
+  it('has one document per product, article and news item that a route shows, at its first path', () => {
+    const docs = searchDocuments(catalogue, routes);
+    expect(docs.map((d) => [d.kind, d.url])).toEqual([
+      ['product', '/herb-extract/bulk-curcumin'],
+      ['product', '/monomer/berberine-powder'],
+      ['article', '/knowledge/what-is-curcumin'],
+      ['news', '/news/exhibition-2024'],
+    ]);
+    expect(docs[0].excerpt.length).toBeLessThanOrEqual(400);
+    expect(docs[0].text.length).toBeGreaterThan(docs[0].excerpt.length);
+  });
+
+  it('takes the plain text of every block kind', () => {
+    expect(blocksText(catalogue.articles[0].body)).toBe('Dosage\n500 mg\nwith food\nAssay\nGrade Purity\nA 95%');
+  });
+
+  it('is deterministic and named by its content hash', () => {
+    const a = buildSearchIndex(catalogue, routes);
+    const b = buildSearchIndex(catalogue, [...routes]);
+    expect(a.files).toEqual(b.files);
+    expect(a.url).toMatch(/^\/search\/index-[0-9a-f]{10}\.json$/);
+    const other = buildSearchIndex({ ...catalogue, news: [] } as Catalogue, routes);
+    expect(other.url).not.toBe(a.url);
+  });
+
+  it('loads with the browser options and finds words of titles and text', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'search-index-'));
+    try {
+      const out = await writeSearchIndex(dir, catalogue, routes);
+      const entry = JSON.parse(await readFile(path.join(dir, 'search/entry.json'), 'utf8')) as SearchEntry;
+      expect(entry).toEqual({ version: 1, index: out.url, documents: 4 });
+      const file = JSON.parse(await readFile(path.join(dir, entry.index), 'utf8')) as SearchIndexFile;
+      const mini = MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS);
+      const urls = (q: string) => mini.search(q, QUERY_OPTIONS).map((r) => file.docs[r.id as number][1]);
+      expect(urls('curcumin')[0]).toBe('/herb-extract/bulk-curcumin'); // title boost first
+      expect(urls('curcumin')).toContain('/knowledge/what-is-curcumin');
+      expect(urls('turmeric')).toEqual(['/herb-extract/bulk-curcumin']); // body text
+      expect(urls('booth')).toEqual(['/news/exhibition-2024']);
+      expect(urls('berber')).toEqual(['/monomer/berberine-powder']); // prefix
+      expect(urls('curcumn')).toContain('/herb-extract/bulk-curcumin'); // a typo
+      // Content stays text: the stored excerpt holds the characters, the page inserts them as text.
+      expect(file.docs[1][3]).toContain('<script>');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -77,6 +77,8 @@ export interface AuditReport {
 }
 
 const BATCH = 64;
+/** Below this many pages, starting worker threads costs more than it saves. */
+const POOL_MIN_PAGES = 300;
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 async function readJson(file: string): Promise<unknown> {
@@ -164,10 +166,10 @@ async function listFiles(dir: string): Promise<Map<string, number>> {
   return files;
 }
 
-async function extractAll(tasks: BatchTask[], threads: number): Promise<PageResult[]> {
+async function extractAll(tasks: BatchTask[], threads: number, pageCount: number): Promise<PageResult[]> {
   const workerUrl = new URL('./worker.js', import.meta.url);
   // Under vitest this module is TypeScript and no compiled worker sits beside it: run inline.
-  const pooled = threads > 0 && tasks.length > 1 && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
+  const pooled = threads > 0 && pageCount >= POOL_MIN_PAGES && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
   if (!pooled) {
     const out: PageResult[] = [];
     for (const task of tasks) out.push(...(await auditBatch(task)));
@@ -203,7 +205,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     batches.push({ dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, pages: pageTasks.slice(i, i + BATCH) });
   }
   const threads = opts.threads ?? availableParallelism();
-  const results = await extractAll(batches, threads);
+  const results = await extractAll(batches, threads, pageTasks.length);
 
   const pages = results.map((r) => r.site);
   const site = checkSite({

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, auditConfigSchema, loadAuditConfig, resolveSettings } from '../../src/audit/config.js';
+import { minhash, nearDuplicatePairs, similarity, words } from '../../src/audit/content.js';
+import { extractPage } from '../../src/audit/extract.js';
+import { escapeHtml, renderHtmlReport } from '../../src/audit/html.js';
+import { blockedBy, googlebotRules, parseRobots } from '../../src/audit/robots.js';
+import { parseSitemap } from '../../src/audit/sitemap.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { audit, FAULTS } from './helpers.js';
+
+describe('robots.txt', () => {
+  it('reports the lines Lighthouse rejects', () => {
+    const robots = parseRobots('Disallow: /early\nUser-agent: *\nAllow: private\nDisallow: /a$b\nfoo\nUnknown: x\nUser-agent:\n# comment\n\nCrawl-delay: 5');
+    expect(robots.problems.map((p) => [p.line, p.message])).toEqual([
+      [1, 'No user-agent specified before this rule'],
+      [3, 'Pattern should either be empty, start with "/" or "*"'],
+      [4, '"$" should be used only at the end of the pattern'],
+      [5, 'Syntax not understood (expected "directive: value")'],
+      [6, 'Unknown directive "unknown"'],
+      [7, 'No user-agent specified'],
+    ]);
+  });
+
+  it('matches like Google: longest pattern wins, Allow wins ties, * and $', () => {
+    const rules = googlebotRules(parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/open\nDisallow: /*.pdf$\nDisallow: /tie\nAllow: /tie'));
+    expect(blockedBy(rules, '/private/x')).toBe('/private');
+    expect(blockedBy(rules, '/private/open/x')).toBeNull();
+    expect(blockedBy(rules, '/files/a.pdf')).toBe('/*.pdf$');
+    expect(blockedBy(rules, '/files/a.pdf?x')).toBeNull();
+    expect(blockedBy(rules, '/tie')).toBeNull();
+    expect(blockedBy(rules, '/public')).toBeNull();
+  });
+
+  it('prefers the googlebot group over *', () => {
+    const rules = googlebotRules(parseRobots('User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /x'));
+    expect(blockedBy(rules, '/a')).toBeNull();
+    expect(blockedBy(rules, '/x')).toBe('/x');
+  });
+});
+
+describe('sitemap parser', () => {
+  it('reads locs and lastmods with their lines, decoding entities', () => {
+    const parsed = parseSitemap('<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/a?x=1&amp;y=2</loc><lastmod>2024-01-01</lastmod></url>\n<url><loc><![CDATA[https://e.com/b]]></loc></url>\n</urlset>');
+    expect(parsed).toEqual({
+      ok: true,
+      kind: 'urlset',
+      entries: [
+        { loc: 'https://e.com/a?x=1&y=2', lastmod: '2024-01-01', line: 3 },
+        { loc: 'https://e.com/b', lastmod: null, line: 4 },
+      ],
+    });
+  });
+
+  it.each([
+    ['<urlset><url><loc>https://e.com/a & b</loc></url></urlset>', 'unescaped "&"'],
+    ['<urlset><url><loc>x</url></loc></urlset>', '</url> closes <loc>'],
+    ['<urlset><url></url></urlset>', 'without <loc>'],
+    ['<html></html>', 'expected <urlset> or <sitemapindex>'],
+    ['<urlset>', 'never closed'],
+    ['', 'no root element'],
+  ])('rejects %j', (xml, error) => {
+    const parsed = parseSitemap(xml);
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? '' : parsed.error).toContain(error);
+  });
+});
+
+describe('near duplicates', () => {
+  const base = Array.from({ length: 400 }, (_, i) => `w${(i * 7919) % 1000}`);
+  it('estimates similarity from MinHash signatures', () => {
+    const a = minhash(base);
+    const b = minhash([...base.slice(0, 398), 'x', 'y']);
+    const c = minhash(Array.from({ length: 400 }, (_, i) => `v${i}`));
+    expect(similarity(a, a)).toBe(1);
+    expect(similarity(a, b)).toBeGreaterThan(0.9);
+    expect(similarity(a, c)).toBeLessThan(0.1);
+    expect(nearDuplicatePairs([a, c, b], 0.9)).toEqual([[0, 2, similarity(a, b)]]);
+  });
+
+  it('gives texts shorter than a shingle no signature', () => {
+    expect(minhash(words('only four words here'))).toEqual([]);
+  });
+});
+
+describe('extraction', () => {
+  it('keeps nav, footer and forms out of the main content and inline SVG titles out of the titles', () => {
+    const facts = extractPage(
+      '<html><head><title>T</title></head><body><header><nav><a href="/">Home</a></nav></header><main><h1>Head</h1><svg><title>icon</title></svg><p>one two</p><form><label>Name</label></form></main><footer>foot</footer></body></html>',
+      '/x',
+      'x/index.html',
+    );
+    expect(facts.titles).toEqual([{ text: 'T', inHead: true }]);
+    expect(facts.mainText).toBe('Head one two');
+    expect(facts.visibleText).toContain('foot');
+  });
+});
+
+describe('config', () => {
+  it('rejects unknown rules and options with the file and pointer', () => {
+    expect(() => resolveSettings(auditConfigSchema.parse({ rules: { 'title/nope': 'off' } }), 'site.config.json')).toThrow(
+      'site.config.json: /audit/rules/title~1nope: unknown rule "title/nope"',
+    );
+    expect(() => resolveSettings(auditConfigSchema.parse({ rules: { 'title/too-long': { maximum: 3 } } }), 'c.json')).toThrow(
+      'rule "title/too-long" has no option "maximum"; expected "max"',
+    );
+  });
+
+  it('reports schema errors with a JSON pointer, and a missing default file means defaults', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-config-'));
+    const file = join(dir, 'site.config.json');
+    writeFileSync(file, JSON.stringify({ audit: { rules: { 'title/too-long': 'loud' } } }));
+    await expect(loadAuditConfig(file, true)).rejects.toThrow(ConfigError);
+    await expect(loadAuditConfig(file, true)).rejects.toThrow(`${file}: /audit/rules/title~1too-long`);
+    writeFileSync(file, '{ not json');
+    await expect(loadAuditConfig(file, true)).rejects.toThrow('not valid JSON');
+    await expect(loadAuditConfig(join(dir, 'absent.json'), false)).resolves.toEqual({ rules: {} });
+    await expect(loadAuditConfig(join(dir, 'absent.json'), true)).rejects.toThrow('cannot read');
+  });
+});
+
+describe('HTML report', () => {
+  it('escapes page content', async () => {
+    expect(escapeHtml('<script>"&\'')).toBe('&lt;script&gt;&quot;&amp;&#39;');
+    const report = await audit(FAULTS);
+    report.pages[0].title = '</td><script>alert(1)</script>';
+    const html = renderHtmlReport(report);
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).not.toMatch(/(src|href)="https?:/);
+  });
+});

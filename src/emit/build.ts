@@ -4,14 +4,18 @@
  * atomic swap into the output folder → reports.
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serialize } from 'node:v8';
 import { countBySeverity, type Diagnostic } from '../core/diagnostic.js';
-import { checkCatalogue, resolveRoutes, type ResolvedRoute } from '../check/index.js';
-import { loadCatalogue } from '../load/index.js';
-import { createRenderPool, batchSizeFor, defaultConcurrency, type RenderPool } from '../render/pool.js';
+import type { ResolvedRoute } from '../check/index.js';
+import type { Catalogue } from '../load/catalogue.js';
+import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
+import { checkDataDir } from '../check/run.js';
+import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
 import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
-import { createTempDir, removeInBackground, staleSiblings, swapIn } from './atomic.js';
+import { createTempDir, removeInBackground, staleSiblings, swapIn, tempDirFor } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { safeOutputFile, UnsafePathError } from './paths.js';
 import { writeSearchIndex } from './search-index.js';
@@ -52,6 +56,8 @@ export interface BuildResult {
   failedAt?: 'check' | 'render' | 'links';
   /** Check diagnostics followed by the build's own. */
   diagnostics: Diagnostic[];
+  /** What the check stage counted (routes per screen kind, content totals), as `site check` reports it. */
+  checkCounts: CheckCounts;
   /** HTML pages written: one per resolved route, plus 404.html. */
   pages: number;
   /** Every file of the new output folder. */
@@ -62,6 +68,7 @@ export interface BuildResult {
   warnings: number;
   seconds: number;
   outDir: string;
+  timings: Record<string, number>;
 }
 
 const posix = (p: string): string => p.split(path.sep).join('/');
@@ -107,116 +114,161 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+/** A clock for the whole build and the time of each phase (in the --json summary: where a slow build goes). */
+function stopwatch() {
   const started = performance.now();
+  const timings: Record<string, number> = {};
+  let lapStart = started;
+  return {
+    timings,
+    lap(phase: string): void {
+      const now = performance.now();
+      timings[phase] = Math.round(now - lapStart);
+      lapStart = now;
+    },
+    seconds: () => Math.round((performance.now() - started) / 10) / 100,
+  };
+}
+
+const NO_LINKS: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
+
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const clock = stopwatch();
   const outDir = path.resolve(options.outDir);
-  const reportsDir = path.resolve(options.reportsDir);
-  const seconds = () => Math.round((performance.now() - started) / 10) / 100;
-  const emptyLinks: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
-  const finish = (partial: Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'outDir'>): BuildResult => {
-    const counts = countBySeverity(partial.diagnostics);
-    return { ...partial, errors: counts.error, warnings: counts.warning, seconds: seconds(), outDir };
+  type Outcome = Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'outDir' | 'timings'>;
+  const finish = (outcome: Outcome): BuildResult => {
+    const counts = countBySeverity(outcome.diagnostics);
+    return { ...outcome, errors: counts.error, warnings: counts.warning, seconds: clock.seconds(), outDir, timings: clock.timings };
   };
 
   // The bundle is checked first: without it nothing can be built, and the fix is one command.
   const clientDir = options.clientDir ?? defaultClientDir();
   const assets = readAssetRefs(clientDir);
 
-  const loaded = await loadCatalogue(options.dataDir);
-  if (loaded.catalogue === null) {
-    return finish({ ok: false, failedAt: 'check', diagnostics: loaded.diagnostics, pages: 0, files: 0, bytes: 0, links: emptyLinks });
-  }
-  const catalogue = loaded.catalogue;
-  const checkDiagnostics = [...loaded.diagnostics, ...checkCatalogue(catalogue)];
-  const routesFile = posix(path.join(shown(path.resolve(options.dataDir)), 'routes.json'));
-  const { plan, diagnostics: planDiagnostics } = planRoutes(resolveRoutes(catalogue), routesFile);
-  const diagnostics = [...checkDiagnostics, ...planDiagnostics];
-  const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
-  if (diagnostics.some(blocking)) {
-    return finish({ ok: false, failedAt: 'check', diagnostics, pages: 0, files: 0, bytes: 0, links: emptyLinks });
-  }
-
-  const stale = await staleSiblings(outDir);
-  removeInBackground(stale);
-  const tmp = await createTempDir(outDir);
-  const threads = Math.max(1, Math.min(options.concurrency ?? defaultConcurrency(), Math.ceil(plan.length / 8) || 1));
+  // Workers start now, so that importing React and the templates overlaps the main thread's load and check.
+  const snapshot = path.join(tmpdir(), `site-build-${process.pid}-${Date.now()}.catalogue`);
+  const tmp = tempDirFor(outDir);
   const pool = createRenderPool(
-    { dataDir: path.resolve(options.dataDir), outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/model.js', import.meta.url).href },
-    threads,
+    { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/model.js', import.meta.url).href },
+    options.concurrency ?? defaultConcurrency(),
   );
   try {
-    const rendered = await renderAll(pool, plan, catalogue.products.length, options.onProgress);
-    const failures = rendered.failures;
-    const assetFiles = await copyAssets(clientDir, tmp);
-    if (options.searchIndex !== false) {
-      await writeSearchIndex(tmp, catalogue, plan.map((p) => p.route));
+    const checked = await checkDataDir(options.dataDir);
+    clock.lap('check');
+    // Under --strict a warning is an error, exactly as `site check --strict` reports it.
+    const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
+    const checkCounts = countCatalogue(checked.catalogue, checked.routes, checkDiagnostics);
+    const routesFile = posix(path.join(shown(path.resolve(options.dataDir)), 'routes.json'));
+    const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile);
+    const diagnostics = [...checkDiagnostics, ...planDiagnostics];
+    if (checked.catalogue === null || diagnostics.some((d) => d.severity === 'error')) {
+      return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS });
     }
-    void assetFiles;
+    const catalogue = checked.catalogue;
 
-    const buildDiagnostics: Diagnostic[] = failures.map((f) => failureDiagnostic(f, plan, routesFile));
-    if (rendered.notFound?.failure) {
-      buildDiagnostics.push({
-        code: 'build/not-found-fallback',
-        severity: 'warning',
-        file: shown(path.join(outDir, '404.html')),
-        pointer: '',
-        message: `The 404 template failed (${rendered.notFound.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
-      });
-    }
-    if (failures.length > 0) {
+    removeInBackground(await staleSiblings(outDir));
+    await createTempDir(outDir);
+    try {
+      const { sourceOf: _unclonable, ...plain } = catalogue;
+      await writeFile(snapshot, serialize(plain));
+      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap });
+      const all = [...diagnostics, ...built.diagnostics];
+      const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
+      if (all.some(blocking)) {
+        await rm(tmp, { recursive: true, force: true });
+        return finish({ ok: false, failedAt: built.failedAt ?? 'render', diagnostics: all, checkCounts, pages: 0, files: 0, bytes: 0, links: built.links });
+      }
+      const aside = await swapIn(tmp, outDir);
+      if (aside !== null) removeInBackground([aside]);
+      clock.lap('swap');
+      return finish({ ok: true, diagnostics: all, checkCounts, pages: plan.length + 1, files: built.files, bytes: built.bytes, links: built.links });
+    } catch (err) {
       await rm(tmp, { recursive: true, force: true });
-      return finish({ ok: false, failedAt: 'render', diagnostics: [...diagnostics, ...buildDiagnostics], pages: 0, files: 0, bytes: 0, links: emptyLinks });
+      throw err;
     }
-
-    const facts = rendered.facts;
-    const sitemapFiles = await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
-    await writeFile(path.join(tmp, 'robots.txt'), robotsTxt(catalogue.site.origin));
-    void sitemapFiles;
-
-    // Links resolve against what was really written, search index included.
-    const files = await listFiles(tmp);
-    const fileSet = new Set(files);
-    const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
-    const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
-    const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';
-    const broken = findBroken(rendered.tally, fileSet, pathOfSource);
-    const unsafe = rendered.unsafe.map(([ref, i]) => ({ reference: ref, source: pathOfSource(i) }));
-    for (const b of broken) buildDiagnostics.push(brokenDiagnostic(b, fileOfSource, outDir));
-    for (const u of unsafe) {
-      buildDiagnostics.push({
-        code: 'build/unsafe-link',
-        severity: 'error',
-        file: shown(path.join(outDir, fileOfSource(u.source))),
-        pointer: '',
-        message: `The page links to "${u.reference.slice(0, 80)}", a URL scheme that runs code; only http, https, mailto, tel and relative links are allowed.`,
-      });
-    }
-    const links: LinkSummary = {
-      pages: plan.length + 1,
-      references: [...rendered.tally.values()].reduce((n, t) => n + t.count, 0),
-      targets: rendered.tally.size,
-      broken: broken.length,
-      unsafe: unsafe.length,
-    };
-    await mkdir(reportsDir, { recursive: true });
-    await writeFile(path.join(reportsDir, 'links.json'), json({ ...links, brokenLinks: broken, unsafeLinks: unsafe }));
-    await writeFile(path.join(reportsDir, 'build-routes.json'), json(buildRoutesReport(plan, facts, diagnostics, outDir)));
-
-    const all = [...diagnostics, ...buildDiagnostics];
-    if (all.some(blocking)) {
-      await rm(tmp, { recursive: true, force: true });
-      return finish({ ok: false, failedAt: broken.length + unsafe.length > 0 ? 'links' : 'render', diagnostics: all, pages: 0, files: 0, bytes: 0, links });
-    }
-    const bytes = facts.reduce((n, f) => n + (f?.bytes ?? 0), 0) + (rendered.notFound?.bytes ?? 0);
-    const aside = await swapIn(tmp, outDir);
-    if (aside !== null) removeInBackground([aside]);
-    return finish({ ok: true, diagnostics: all, pages: plan.length + 1, files: files.length, bytes, links });
-  } catch (err) {
-    await rm(tmp, { recursive: true, force: true });
-    throw err;
   } finally {
-    await pool.destroy();
+    await Promise.all([pool.destroy(), rm(snapshot, { force: true })]);
   }
+}
+
+interface EmitContext {
+  options: BuildOptions;
+  pool: RenderPool;
+  plan: readonly PlannedRoute[];
+  catalogue: Catalogue;
+  clientDir: string;
+  tmp: string;
+  outDir: string;
+  routesFile: string;
+  /** The check's findings: build-routes.json names the codes about each route. */
+  checkDiagnostics: readonly Diagnostic[];
+  lap: (phase: string) => void;
+}
+
+interface Emitted {
+  diagnostics: Diagnostic[];
+  failedAt?: 'render' | 'links';
+  links: LinkSummary;
+  files: number;
+  bytes: number;
+}
+
+/** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
+async function emitAll(ctx: EmitContext): Promise<Emitted> {
+  const { options, plan, catalogue, tmp, outDir } = ctx;
+  const rendered = await renderAll(ctx.pool, plan, catalogue.products.length, options.onProgress);
+  ctx.lap('render');
+  const diagnostics: Diagnostic[] = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
+  if (rendered.notFound.failure !== null) {
+    diagnostics.push({
+      code: 'build/not-found-fallback',
+      severity: 'warning',
+      file: shown(path.join(outDir, '404.html')),
+      pointer: '',
+      message: `The 404 template failed (${rendered.notFound.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
+    });
+  }
+  if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, files: 0, bytes: 0 };
+
+  await copyAssets(ctx.clientDir, tmp);
+  if (options.searchIndex !== false) await writeSearchIndex(tmp, catalogue, plan.map((p) => p.route));
+  ctx.lap('assets+search');
+  const facts = rendered.facts;
+  await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
+  await writeFile(path.join(tmp, 'robots.txt'), robotsTxt(catalogue.site.origin));
+  ctx.lap('sitemap');
+
+  // Links resolve against what was really written, search index included.
+  const files = await listFiles(tmp);
+  const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
+  const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
+  const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';
+  const broken = findBroken(rendered.tally, new Set(files), pathOfSource);
+  const unsafe = rendered.unsafe.map(([reference, i]) => ({ reference, source: pathOfSource(i) }));
+  for (const b of broken) diagnostics.push(brokenDiagnostic(b, fileOfSource, outDir));
+  for (const u of unsafe) {
+    diagnostics.push({
+      code: 'build/unsafe-link',
+      severity: 'error',
+      file: shown(path.join(outDir, fileOfSource(u.source))),
+      pointer: '',
+      message: `The page links to "${u.reference.slice(0, 80)}", a URL scheme that runs code; only http, https, mailto, tel and relative links are allowed.`,
+    });
+  }
+  let references = 0;
+  for (const t of rendered.tally.values()) references += t.count;
+  const links: LinkSummary = { pages: plan.length + 1, references, targets: rendered.tally.size, broken: broken.length, unsafe: unsafe.length };
+  ctx.lap('links');
+
+  // Reports are written whatever the verdict: a failed build's links.json is how the editor finds the broken link.
+  const reportsDir = path.resolve(options.reportsDir);
+  await mkdir(reportsDir, { recursive: true });
+  await writeFile(path.join(reportsDir, 'links.json'), json({ ...links, brokenLinks: broken, unsafeLinks: unsafe }));
+  await writeFile(path.join(reportsDir, 'build-routes.json'), json(buildRoutesReport(plan, facts, ctx.checkDiagnostics, outDir)));
+  ctx.lap('reports');
+  let bytes = rendered.notFound.bytes;
+  for (const f of facts) bytes += f.bytes;
+  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, files: files.length, bytes };
 }
 
 interface Rendered {
@@ -224,7 +276,7 @@ interface Rendered {
   failures: RenderFailure[];
   tally: LinkTally;
   unsafe: Array<[string, number]>;
-  notFound: NotFoundResult | null;
+  notFound: NotFoundResult;
 }
 
 /**

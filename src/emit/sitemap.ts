@@ -31,7 +31,7 @@ export function sitemapEntries(pages: Iterable<{ indexable: boolean; canonical: 
 }
 
 async function urlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
-  const stream = new SitemapStream({ lastmodDateOnly: true });
+  const stream = new SitemapStream({ lastmodDateOnly: true, xmlns: { news: false, xhtml: false, image: false, video: false } });
   const done = streamToPromise(stream);
   for (const e of entries) stream.write({ url: e.url, lastmod: e.lastmod });
   stream.end();

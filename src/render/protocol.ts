@@ -8,8 +8,13 @@ import type { AssetRefs } from '../emit/assets.js';
 import type { TallyEntries } from '../emit/links.js';
 
 export interface WorkerConfig {
-  /** The catalogue folder; each worker loads it itself (cheaper than cloning it into every worker). */
-  dataDir: string;
+  /**
+   * A v8-serialised copy of the loaded catalogue, written by the main thread
+   * once the check passed. Workers start (and import React and the
+   * templates) while the main thread is still loading and checking, then
+   * read this: far cheaper than loading and validating data/ again.
+   */
+  snapshot: string;
   /** The temporary output folder the workers write into. */
   outDir: string;
   assets: AssetRefs;

@@ -1,14 +1,14 @@
 /**
- * A render worker: loads the catalogue and builds the site model once, then
+ * A render worker: reads the catalogue snapshot and builds the site model once, then
  * renders batches of routes, writes each page itself and sends back only
  * compact facts and link tallies.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { deserialize } from 'node:v8';
 import { workerData } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import type { Catalogue } from '../load/catalogue.js';
-import { loadCatalogue } from '../load/index.js';
 import type { Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
 import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
@@ -58,23 +58,30 @@ async function writeOutput(file: string, content: string): Promise<number> {
   return Buffer.byteLength(content);
 }
 
-async function setUp(): Promise<{ api: RenderApi; model: unknown; catalogue: Catalogue }> {
-  const api = (await import(config.renderModule)) as RenderApi;
-  const { catalogue, diagnostics } = await loadCatalogue(config.dataDir);
-  if (catalogue === null) {
-    const first = diagnostics[0];
-    throw new Error(`render worker could not load ${config.dataDir}: ${first ? `${first.file}${first.pointer}: ${first.message}` : 'unknown error'}`);
-  }
-  return { api, model: api.createSiteModel(catalogue, config.assets), catalogue };
+interface Session {
+  api: RenderApi;
+  model: unknown;
+  catalogue: Catalogue;
 }
 
-// Starts while piscina loads this module, so the model is ready when the first batch arrives.
-const ready = setUp();
-// Marks the rejection handled here; every task awaits `ready` and reports it.
-ready.catch(() => undefined);
+// The render code is imported as soon as the worker starts, in parallel with the main thread's check.
+const apiReady = import(config.renderModule) as Promise<RenderApi>;
+// Marks a failed import handled here; the first task awaits it and reports the failure.
+apiReady.catch(() => undefined);
+let session: Promise<Session> | undefined;
+
+/** The catalogue snapshot and the site model, made once per worker on its first task. */
+function ready(): Promise<Session> {
+  session ??= (async () => {
+    const api = await apiReady;
+    const catalogue = { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
+    return { api, catalogue, model: api.createSiteModel(catalogue, config.assets) };
+  })();
+  return session;
+}
 
 async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Promise<RoutesResult> {
-  const { api, model, catalogue } = await ready;
+  const { api, model, catalogue } = await ready();
   const origin = catalogue.site.origin;
   const pages: PageFacts[] = [];
   const failures: RenderFailure[] = [];
@@ -108,7 +115,7 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
 }
 
 async function renderArtwork(task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {
-  const { api, model, catalogue } = await ready;
+  const { api, model, catalogue } = await ready();
   const files: string[] = [];
   const failures: RenderFailure[] = [];
   await Promise.all(
@@ -127,7 +134,7 @@ async function renderArtwork(task: Extract<RenderTask, { kind: 'artwork' }>): Pr
 }
 
 async function renderNotFound(): Promise<NotFoundResult> {
-  const { api, model, catalogue } = await ready;
+  const { api, model, catalogue } = await ready();
   let html: string;
   let failure: RenderFailure | null = null;
   try {

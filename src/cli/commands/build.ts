@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../index.js';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, painter, stderr, stdout } from '../output.js';
-import type { Diagnostic } from '../../core/diagnostic.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, painter, stderr, stdout, type Painter } from '../output.js';
+import type { BuildResult } from '../../emit/build.js';
 
 interface BuildFlags {
   dataDir: string;
@@ -27,10 +27,36 @@ function progressPrinter(enabled: boolean): (done: number, total: number) => voi
   };
 }
 
-function formatDiagnostic(d: Diagnostic, paint: ReturnType<typeof painter>): string {
-  const where = `${d.file}${d.pointer === '' ? '' : `#${d.pointer}`}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
-  const sev = d.severity === 'error' ? paint.red('error') : d.severity === 'warning' ? paint.yellow('warning') : paint.dim('info');
-  return `${where}  ${sev}  ${d.message}  ${paint.dim(d.code)}`;
+/**
+ * The findings worth showing: a failed check is reported exactly as `site
+ * check` reports it; after that only the build's own findings (the check's
+ * warnings are counted in the summary line; `site check` lists them).
+ */
+async function diagnosticsReport(result: BuildResult, paint: Painter): Promise<string> {
+  const report = await import('../../check/report.js');
+  if (result.failedAt === 'check') {
+    let out = report.formatText(result.diagnostics, result.checkCounts, paint);
+    if (process.env.GITHUB_ACTIONS === 'true') out += report.formatAnnotations(result.diagnostics);
+    return out;
+  }
+  const own = result.diagnostics.filter((d) => d.code.startsWith('build/'));
+  const lines = own.map((d) => {
+    const sev = d.severity === 'error' ? paint.red('error') : d.severity === 'warning' ? paint.yellow('warning') : paint.dim('info');
+    return `${d.file}:${d.line ?? 1}:${d.column ?? 1}  ${sev}  ${paint.dim(d.code)}  ${d.message}`;
+  });
+  if (process.env.GITHUB_ACTIONS === 'true') lines.push(report.formatAnnotations(own));
+  return lines.join('\n');
+}
+
+/** The one line on stdout: what was written, what to look at, how long it took. */
+export function summaryLine(result: BuildResult, out: string, reports: string): string {
+  const plural = (n: number, word: string) => `${number.format(n)} ${word}${n === 1 ? '' : 's'}`;
+  const links = `links: ${number.format(result.links.references)} checked, ${number.format(result.links.broken + result.links.unsafe)} broken`;
+  if (result.ok) {
+    return `site build: ${plural(result.pages, 'page')} written to ${out} in ${result.seconds.toFixed(2)} s · ${plural(result.warnings, 'warning')} · ${links}`;
+  }
+  const why = result.failedAt === 'check' ? 'the catalogue has errors' : result.failedAt === 'links' ? `broken links; see ${reports}/links.json` : 'a page failed to render';
+  return `site build: failed (${why}) in ${result.seconds.toFixed(2)} s · ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')} · ${out} left unchanged`;
 }
 
 export function registerBuild(program: Command, ctx: CommandContext): void {
@@ -76,19 +102,12 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
         }
         throw err;
       }
-      const shownDiagnostics = result.ok ? result.diagnostics.filter((d) => d.code.startsWith('build/')) : result.diagnostics;
       if (flags.json) {
         stdout(JSON.stringify({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
       } else {
-        for (const d of shownDiagnostics.filter((d) => d.severity !== 'info')) stderr(formatDiagnostic(d, paint));
-        const warn = `${number.format(result.warnings)} warning${result.warnings === 1 ? '' : 's'}`;
-        const links = `links: ${number.format(result.links.references)} checked, ${number.format(result.links.broken + result.links.unsafe)} broken`;
-        if (result.ok) {
-          stdout(`site build: ${number.format(result.pages)} pages written to ${flags.out} in ${result.seconds.toFixed(2)} s · ${warn} · ${links}`);
-        } else {
-          const stage = result.failedAt === 'check' ? 'the catalogue has errors' : result.failedAt === 'links' ? 'broken links' : 'rendering failed';
-          stdout(`site build: failed (${stage}) in ${result.seconds.toFixed(2)} s · ${number.format(result.errors)} error${result.errors === 1 ? '' : 's'}, ${warn} · ${flags.out} left unchanged`);
-        }
+        const report = await diagnosticsReport(result, paint);
+        if (report !== '') stderr(report);
+        stdout(summaryLine(result, flags.out, flags.reports));
       }
       ctx.setExitCode(result.ok ? EXIT_OK : EXIT_PROBLEMS);
     });

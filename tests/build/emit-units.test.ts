@@ -1,0 +1,164 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
+import { createTempDir, staleSiblings, swapIn, tempDirFor } from '../../src/emit/atomic.js';
+import { candidateFiles, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
+import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
+import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
+
+const ORIGIN = 'https://www.example.com';
+const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-emit-'));
+
+describe('link extraction', () => {
+  test('internal references are reduced to decoded URL paths; external, same-page and mailto are ignored', () => {
+    expect(internalPath('/herb-extract?x=1#top', '/', ORIGIN)).toBe('/herb-extract');
+    expect(internalPath(`${ORIGIN}/knowledge/page-2`, '/', ORIGIN)).toBe('/knowledge/page-2');
+    expect(internalPath(ORIGIN, '/', ORIGIN)).toBe('/');
+    expect(internalPath('/caf%C3%A9', '/', ORIGIN)).toBe('/café');
+    expect(internalPath('page-2', '/knowledge/page-1', ORIGIN)).toBe('/knowledge/page-2');
+    expect(internalPath('#main', '/', ORIGIN)).toBeNull();
+    expect(internalPath('https://www.example.com.evil.test/x', '/', ORIGIN)).toBeNull();
+    expect(internalPath('https://other.test/x', '/', ORIGIN)).toBeNull();
+    expect(internalPath('//cdn.test/x.js', '/', ORIGIN)).toBeNull();
+    expect(internalPath('mailto:sales@example.com', '/', ORIGIN)).toBeNull();
+    expect(internalPath('tel:+15550100', '/', ORIGIN)).toBeNull();
+    expect(internalPath(' JaVaScRiPt:alert(1)', '/', ORIGIN)).toEqual({ unsafe: 'JaVaScRiPt:alert(1)' });
+    expect(internalPath('java\tscript:alert(1)', '/', ORIGIN)).toEqual({ unsafe: 'javascript:alert(1)' });
+  });
+
+  test('every kind of reference is collected once per page', () => {
+    const html = `<!doctype html><html><head>
+      <link rel="stylesheet" href="/assets/styles-1.css"><link rel="canonical" href="${ORIGIN}/products">
+      <meta property="og:image" content="${ORIGIN}/images/products/a.svg"><meta name="twitter:image" content="https://cdn.test/b.png">
+      <meta name="description" content="/not-a-link"><script src="/assets/main-1.js" defer></script></head>
+      <body><a href="/products">P</a><a href="/products#x">P again</a><img src="/img/a.png" srcset="/img/a-1x.png 1x, /img/a-2x.png 2x">
+      <picture><source srcset="/img/b.webp 2x"></picture><a href="https://other.test/">ext</a><a href="javascript:void(0)">bad</a>
+      <form action="/api/inquiry" method="post"></form></body></html>`;
+    const links = extractLinks(html, '/products', ORIGIN);
+    expect(links.internal.sort()).toEqual(['/assets/main-1.js', '/assets/styles-1.css', '/images/products/a.svg', '/img/a-1x.png', '/img/a-2x.png', '/img/a.png', '/img/b.webp', '/products']);
+    expect(links.unsafe).toEqual(['javascript:void(0)']);
+  });
+
+  test('srcset candidates and clean-URL file candidates', () => {
+    expect(srcsetUrls(' a.png 1x,b.png  2x , c.png')).toEqual(['a.png', 'b.png', 'c.png']);
+    expect(candidateFiles('/')).toEqual(['index.html']);
+    expect(candidateFiles('/herb-extract')).toEqual(['herb-extract', 'herb-extract/index.html', 'herb-extract.html']);
+    expect(candidateFiles('/herb-extract/')).toEqual(['herb-extract/index.html']);
+  });
+
+  test('tallies merge to the same report whatever order the workers finish in', () => {
+    const batchA: LinkTally = new Map();
+    const batchB: LinkTally = new Map();
+    for (let i = 0; i < 8; i++) tallyPage(i % 2 ? batchA : batchB, ['/missing', '/'], i);
+    const ab: LinkTally = new Map();
+    mergeTally(ab, tallyEntries(batchA));
+    mergeTally(ab, tallyEntries(batchB));
+    const ba: LinkTally = new Map();
+    mergeTally(ba, tallyEntries(batchB));
+    mergeTally(ba, tallyEntries(batchA));
+    expect(ab).toEqual(ba);
+    expect(ab.get('/missing')).toEqual({ count: 8, sources: [0, 1, 2, 3, 4] });
+    const broken = findBroken(ab, new Set(['index.html']), (i) => `/page-${i}`);
+    expect(broken).toEqual([{ target: '/missing', references: 8, sources: ['/page-0', '/page-1', '/page-2', '/page-3', '/page-4'] }]);
+  });
+});
+
+describe('output paths', () => {
+  test('refuses anything that could leave the output folder', () => {
+    expect(safeOutputFile('herb-extract/index.html')).toBe('herb-extract/index.html');
+    for (const bad of ['../x/index.html', 'a/../../index.html', '/etc/passwd', 'a\\..\\b/index.html', 'a//index.html', 'a/\u0000/index.html', '']) {
+      expect(() => safeOutputFile(bad), bad).toThrow(UnsafePathError);
+    }
+    const root = scratch();
+    expect(insideRoot(root, 'a/index.html')).toBe(path.join(root, 'a', 'index.html'));
+    expect(() => insideRoot(root, '../escape.html')).toThrow(/unsafe segment/);
+  });
+});
+
+describe('sitemap and robots', () => {
+  test('only indexable pages, one entry per canonical URL, with the newest content date', () => {
+    const entries = sitemapEntries([
+      { indexable: true, canonical: `${ORIGIN}/`, lastmod: '2024-06-30' },
+      { indexable: true, canonical: `${ORIGIN}/herb-extract`, lastmod: '2024-03-01' },
+      { indexable: true, canonical: `${ORIGIN}/herb-extract`, lastmod: '2024-05-03' },
+      { indexable: false, canonical: `${ORIGIN}/thanks`, lastmod: '2022-01-07' },
+    ]);
+    expect(entries).toEqual([
+      { url: `${ORIGIN}/`, lastmod: '2024-06-30' },
+      { url: `${ORIGIN}/herb-extract`, lastmod: '2024-05-03' },
+    ]);
+  });
+
+  test('a single urlset up to the limit, an index of numbered parts past it', async () => {
+    const dir = scratch();
+    const entries = Array.from({ length: 5 }, (_, i) => ({ url: `${ORIGIN}/p${i}`, lastmod: `2024-01-0${i + 1}` }));
+    expect(await writeSitemap(dir, ORIGIN, entries, 5)).toEqual(['sitemap.xml']);
+    const single = readFileSync(path.join(dir, 'sitemap.xml'), 'utf8');
+    expect(single).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(single.match(/<url>/g)).toHaveLength(5);
+    expect(single).toContain(`<loc>${ORIGIN}/p4</loc><lastmod>2024-01-05</lastmod>`);
+
+    const split = scratch();
+    expect(await writeSitemap(split, ORIGIN, entries, 2)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml']);
+    const index = readFileSync(path.join(split, 'sitemap.xml'), 'utf8');
+    expect(index).toContain('<sitemapindex');
+    expect(index).toContain(`<sitemap><loc>${ORIGIN}/sitemap-2.xml</loc><lastmod>2024-01-04</lastmod></sitemap>`);
+    expect(readFileSync(path.join(split, 'sitemap-3.xml'), 'utf8').match(/<url>/g)).toHaveLength(1);
+  });
+
+  test('robots.txt names the sitemap on the origin', () => {
+    expect(robotsTxt(ORIGIN)).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${ORIGIN}/sitemap.xml\n`);
+  });
+});
+
+describe('atomic output', () => {
+  test('the new folder replaces the old one, which is moved aside, not deleted first', async () => {
+    const parent = scratch();
+    const out = path.join(parent, 'dist');
+    mkdirSync(out);
+    writeFileSync(path.join(out, 'old.txt'), 'old');
+    const tmp = await createTempDir(out);
+    expect(tmp).toBe(tempDirFor(out));
+    expect(path.basename(tmp)).toBe(`.dist-${process.pid}-tmp`);
+    writeFileSync(path.join(tmp, 'new.txt'), 'new');
+    const aside = await swapIn(tmp, out, 1234);
+    expect(aside).toBe(`${out}.old-1234-${process.pid}`);
+    expect(readFileSync(path.join(out, 'new.txt'), 'utf8')).toBe('new');
+    expect(readFileSync(path.join(aside!, 'old.txt'), 'utf8')).toBe('old');
+    expect(existsSync(tmp)).toBe(false);
+  });
+
+  test('leftovers of dead builds are found; a running build’s temporary folder is not', async () => {
+    const parent = scratch();
+    const out = path.join(parent, 'dist');
+    mkdirSync(path.join(parent, '.dist-999999999-tmp'));
+    mkdirSync(path.join(parent, `.dist-${process.ppid}-tmp`));
+    mkdirSync(path.join(parent, 'dist.old-1-2'));
+    mkdirSync(path.join(parent, 'distant'));
+    expect(await staleSiblings(out)).toEqual([path.join(parent, '.dist-999999999-tmp'), path.join(parent, 'dist.old-1-2')]);
+  });
+});
+
+describe('client assets', () => {
+  test('entry URLs come from the manifest; a missing bundle says to run npm run compile', async () => {
+    const client = scratch();
+    expect(() => readAssetRefs(client)).toThrow(AssetsMissingError);
+    expect(() => readAssetRefs(client)).toThrow(/npm run compile/);
+    mkdirSync(path.join(client, '.vite'));
+    mkdirSync(path.join(client, 'assets'));
+    const manifest = {
+      'main.ts': { file: 'assets/main-a1.js', isEntry: true },
+      'styles.css': { file: 'assets/styles-b2.css', isEntry: true },
+      'search.ts': { file: 'assets/search-c3.js', isEntry: true },
+    };
+    writeFileSync(path.join(client, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    expect(() => readAssetRefs(client)).toThrow(/styles-b2\.css is named by the manifest but missing/);
+    for (const f of ['main-a1.js', 'styles-b2.css', 'search-c3.js']) writeFileSync(path.join(client, 'assets', f), f);
+    expect(readAssetRefs(client)).toEqual({ css: '/assets/styles-b2.css', js: '/assets/main-a1.js', search: '/assets/search-c3.js' });
+    const out = scratch();
+    expect(await copyAssets(client, out)).toEqual(['assets/main-a1.js', 'assets/search-c3.js', 'assets/styles-b2.css']);
+    expect(readFileSync(path.join(out, 'assets', 'styles-b2.css'), 'utf8')).toBe('styles-b2.css');
+  });
+});

@@ -43,6 +43,10 @@ export function createContext(catalogue: Catalogue): CheckContext {
   });
   const distinct: Declaration[] = [];
   for (const decls of byPath.values()) {
+    if (decls.length === 1) {
+      distinct.push(decls[0]);
+      continue;
+    }
     const seen = new Set<string>();
     for (const d of decls) {
       const key = canonicalJson(d.route);

@@ -28,8 +28,15 @@ export function checkCoverage(ctx: CheckContext): Diagnostic[] {
 }
 
 /** Distinct declarations (identical duplicates count once) grouped by node id, per screen. */
+const memo = new WeakMap<CheckContext, Map<string, Map<string, Declaration[]>>>();
 function routesByNode(ctx: CheckContext, screens: readonly string[]): Map<string, Declaration[]> {
+  let perCtx = memo.get(ctx);
+  if (!perCtx) memo.set(ctx, (perCtx = new Map()));
+  const key = screens.join(',');
+  const hit = perCtx.get(key);
+  if (hit) return hit;
   const map = new Map<string, Declaration[]>();
+  perCtx.set(key, map);
   const seenPath = new Set<string>();
   for (const d of ctx.distinct) {
     if (!screens.includes(d.route.screen)) continue;
@@ -37,7 +44,9 @@ function routesByNode(ctx: CheckContext, screens: readonly string[]): Map<string
     const key = `${d.route.nodeid}\u0000${d.route.path}`;
     if (seenPath.has(key)) continue;
     seenPath.add(key);
-    map.set(d.route.nodeid, [...(map.get(d.route.nodeid) ?? []), d]);
+    const list = map.get(d.route.nodeid);
+    if (list) list.push(d);
+    else map.set(d.route.nodeid, [d]);
   }
   return map;
 }

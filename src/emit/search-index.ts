@@ -44,6 +44,13 @@ export interface SearchIndexOutput {
 /** Stored excerpt length: enough for a snippet window, small enough for 1,000+ articles. */
 const EXCERPT_CHARS = 400;
 
+/**
+ * Indexed text per document, after title and summary. The whole index is one
+ * download for /search; past the first few hundred words an article's text adds
+ * size (and build time) far faster than it adds findable words.
+ */
+export const INDEXED_TEXT_CHARS = 4000;
+
 const SCREEN_KIND: Partial<Record<string, SearchKind>> = { product: 'product', article: 'article', 'news-detail': 'news' };
 
 const richText = (text: RichText): string => (typeof text === 'string' ? text : text.map((i) => (typeof i === 'string' ? i : i.text)).join(''));
@@ -69,11 +76,13 @@ export function blocksText(blocks: readonly Block[]): string {
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-function excerptOf(text: string): string {
-  if (text.length <= EXCERPT_CHARS) return text;
-  const cut = text.lastIndexOf(' ', EXCERPT_CHARS);
-  return text.slice(0, cut > EXCERPT_CHARS / 2 ? cut : EXCERPT_CHARS);
+/** The first `max` characters, cut at a space so no word is indexed half. */
+function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return text.slice(0, cut > max / 2 ? cut : max);
 }
+const excerptOf = (text: string): string => capText(text, EXCERPT_CHARS);
 
 /**
  * The searchable documents: every product, article and news item that a
@@ -90,7 +99,7 @@ export function searchDocuments(catalogue: Catalogue, routes: readonly SearchRou
     const key = `${kind}:${id}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const text = squash(parts.filter(Boolean).join('\n'));
+    const text = capText(squash(parts.filter(Boolean).join('\n')), INDEXED_TEXT_CHARS);
     docs.push({ kind, url, title: squash(title), text, excerpt: excerptOf(text) });
   };
   for (const route of routes) {

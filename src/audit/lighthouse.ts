@@ -107,12 +107,23 @@ export async function runLighthouse(opts: LighthouseOptions): Promise<{ pages: L
   let chromium: ChildProcess | undefined;
   const pages: LighthousePage[] = [];
   const findings: Finding[] = [];
+  const emitFor = (url: string) => findingEmitter(opts.settings, findings, url, opts.report.pages.find((p) => p.url === url)!.file);
   try {
-    const launched = await launchChromium(profile);
+    let launched: Awaited<ReturnType<typeof launchChromium>>;
+    try {
+      launched = await launchChromium(profile);
+    } catch (err) {
+      // Without a browser every sampled page is an error finding; the rest of the audit still counts.
+      const message = (err as Error).message;
+      for (const page of sample) {
+        emitFor(page.url)('lighthouse/error', `Lighthouse could not audit ${page.url}: ${message}`);
+        pages.push({ url: page.url, screen: page.screen, scores: {}, failed: [], error: message });
+      }
+      return { pages, findings };
+    }
     chromium = launched.child;
     for (const page of sample) {
-      const row = opts.report.pages.find((p) => p.url === page.url)!;
-      const emit = findingEmitter(opts.settings, findings, page.url, row.file);
+      const emit = emitFor(page.url);
       opts.log(`site audit: lighthouse ${page.url}`);
       try {
         const result = await lighthouse(base + encodeURI(page.url), {

@@ -9,7 +9,9 @@ import { Article } from '../templates/Article.js';
 import { Contact } from '../templates/Contact.js';
 import { Home } from '../templates/Home.js';
 import { KnowledgeList } from '../templates/KnowledgeList.js';
-import { Layout } from '../templates/Layout.js';
+import { Footer } from '../templates/Footer.js';
+import { Header } from '../templates/Header.js';
+import { Layout, SLOT } from '../templates/Layout.js';
 import { NewsDetail } from '../templates/NewsDetail.js';
 import { NewsList } from '../templates/NewsList.js';
 import { ErrorFallback, NotFound } from '../templates/NotFound.js';
@@ -66,6 +68,28 @@ export const TEMPLATE_OF: Record<View['screen'], string> = {
   thanks: 'Thanks',
 };
 
+/** Rendered header (per current section) and footer, per model: they repeat on every page. */
+const chromeCache = new WeakMap<SiteModel, Map<string, string>>();
+
+function chrome(model: SiteModel, key: string, render: () => string): string {
+  let cache = chromeCache.get(model);
+  if (!cache) chromeCache.set(model, (cache = new Map()));
+  let html = cache.get(key);
+  if (html === undefined) cache.set(key, (html = render()));
+  return html;
+}
+
+/** The document with the header and footer slots filled in. */
+function documentHtml(model: SiteModel, section: string, page: string): string {
+  const header = chrome(model, `header:${section}`, () => renderToStaticMarkup(<Header model={model} section={section} />));
+  const footer = chrome(model, 'footer', () => renderToStaticMarkup(<Footer model={model} />));
+  // Slices, not String#replace: a `$'` in a category name must not be read as a replacement pattern.
+  const h = page.indexOf(SLOT.header);
+  const f = page.indexOf(SLOT.footer, h);
+  if (h < 0 || f < 0) throw new Error('layout lost its header or footer slot');
+  return DOCTYPE + page.slice(0, h) + header + page.slice(h + SLOT.header.length, f) + footer + page.slice(f + SLOT.footer.length);
+}
+
 function Screen(props: { model: SiteModel; route: RouteRecord; view: View; head: HeadData; crumbs: Crumb[] }) {
   const { view } = props;
   // Each branch narrows the view to its own screen kind for its template.
@@ -103,14 +127,12 @@ export function renderRoute(model: SiteModel, route: RouteRecord): string {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
-  return (
-    DOCTYPE +
-    renderToStaticMarkup(
-      <Layout model={model} head={head} screen={route.screen} section={SECTION[view.screen]}>
-        <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
-      </Layout>,
-    )
+  const page = renderToStaticMarkup(
+    <Layout model={model} head={head} screen={route.screen}>
+      <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
+    </Layout>,
   );
+  return documentHtml(model, SECTION[view.screen], page);
 }
 
 /** What the sitemap and the build report need to know about a route, without rendering it. */
@@ -122,14 +144,12 @@ export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
 
 /** dist/404.html. */
 export function render404(model: SiteModel): string {
-  return (
-    DOCTYPE +
-    renderToStaticMarkup(
-      <Layout model={model} head={notFoundHead(model)} screen="not-found" section="">
-        <NotFound model={model} />
-      </Layout>,
-    )
+  const page = renderToStaticMarkup(
+    <Layout model={model} head={notFoundHead(model)} screen="not-found">
+      <NotFound model={model} />
+    </Layout>,
   );
+  return documentHtml(model, '', page);
 }
 
 /** The minimal 404 written when render404 itself failed. */

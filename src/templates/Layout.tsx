@@ -5,21 +5,26 @@
 import type { ReactNode } from 'react';
 import type { HeadData } from '../render/head.js';
 import type { SiteModel } from '../render/model.js';
-import { Footer } from './Footer.js';
 import { Head } from './Head.js';
-import { Header } from './Header.js';
+
+/**
+ * Header and footer are the same on thousands of pages, so the render stage
+ * renders them once per site model and puts them where these empty
+ * <template> slots stand. Content cannot forge a slot: React escapes every
+ * `<` in text and attributes, and JSON-LD writes it as \u003c.
+ */
+export const SLOT = { header: '<template data-slot="header"></template>', footer: '<template data-slot="footer"></template>' } as const;
+const Slot = ({ name }: { name: keyof typeof SLOT }) => <template data-slot={name}></template>;
 
 export interface LayoutProps {
   model: SiteModel;
   head: HeadData;
   /** `data-screen` of <body>: the route's screen kind, `not-found` on the 404 page. */
   screen: string;
-  /** Which main-navigation entry is current. */
-  section: string;
   children: ReactNode;
 }
 
-export function Layout({ model, head, screen, section, children }: LayoutProps) {
+export function Layout({ model, head, screen, children }: LayoutProps) {
   return (
     <html lang={model.site.language} data-online="true">
       <Head head={head} site={model.site} assets={model.assets} search={screen === 'search'} />
@@ -31,11 +36,11 @@ export function Layout({ model, head, screen, section, children }: LayoutProps) 
         <div id="offline-notice" className="offline-notice" role="status" hidden>
           You are offline. Pages you have visited still work; inquiries are kept and sent when you are back online.
         </div>
-        <Header model={model} section={section} />
+        <Slot name="header" />
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <Footer model={model} />
+        <Slot name="footer" />
       </body>
     </html>
   );

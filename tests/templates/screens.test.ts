@@ -43,6 +43,26 @@ describe('every screen', () => {
   });
 });
 
+describe('header and footer rendered once per model', () => {
+  test('every page carries them whole, and replacement patterns in names stay literal', () => {
+    const catalogue = fixtureCatalogue();
+    catalogue.categories[1] = { ...catalogue.categories[1], name: "Herb $' $& Extract" };
+    const model = createSiteModel(catalogue, ASSETS);
+    for (const route of catalogue.routes) {
+      const html = renderRoute(model, route);
+      expect(html).not.toContain('data-slot');
+      expect(html.match(/<header class="site-header">/g)?.length).toBe(1);
+      expect(html.match(/<footer class="site-footer">/g)?.length).toBe(1);
+      expect(html).toContain('<a class="nav-group-title" href="/herb-extract">Herb $&#x27; $&amp; Extract</a>');
+      expect(html.endsWith('</footer></body></html>')).toBe(true);
+    }
+  });
+  test('the current section is marked in the navigation', () => {
+    expect(renderPath('/knowledge/what-is-curcumin').$('.nav-main a[aria-current="page"]').text()).toBe('Knowledge');
+    expect(renderPath('/monomer/bulk-curcumin').$('.nav-main summary.is-current').text()).toBe('Products');
+  });
+});
+
 describe('Home', () => {
   test('title, banners, trust points, featured categories and products, latest articles and news', () => {
     const { $ } = renderPath('/');

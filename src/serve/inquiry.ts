@@ -11,10 +11,11 @@ import { FORM_FIELDS, type FieldErrors, fillInquiryForm, plainErrorPage } from '
 import { safeRoutePath } from './paths.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { StaticSite } from './static.js';
-import type { InquiryStore } from './store.js';
+import type { Commit } from './commit-queue.js';
 
 export interface InquiryOptions {
-  store: InquiryStore;
+  /** Stores an inquiry; resolves once its row is committed. */
+  commit: Commit;
   /** The served site, for the no-JS error page; null under --api-only. */
   site: StaticSite | null;
   limiter: RateLimiter;
@@ -193,20 +194,21 @@ export async function handleInquiry(req: IncomingMessage, res: ServerResponse, o
   try {
     // Honeypot hits are kept, flagged, because browser autofill sometimes fills hidden fields
     // of real buyers; `site inquiries --all` shows them. They get the same answer as anyone.
-    id = opts.store.add({
+    const record = await opts.commit({
       inquiry,
       page,
       userAgent: stripControl(String(req.headers['user-agent'] ?? '')),
       ip,
       spam: submission.honeypot !== '' ? 'honeypot' : null,
       notify: opts.notify,
-    }).id;
+    });
+    id = record.id;
   } catch (err) {
     process.stderr.write(`site serve: could not store an inquiry: ${err instanceof Error ? err.message : String(err)}\n`);
     res.setHeader('Retry-After', '60');
     return fail(503, { _form: MESSAGES.storeFailed }, values, page);
   }
-  // The row is committed (better-sqlite3 is synchronous, synchronous=FULL): now the answer may say so.
+  // The row is committed (synchronous=FULL): now the answer may say so.
   if (json) sendJson(res, 201, { id });
   else {
     res.writeHead(303, { Location: opts.thanksPath ?? '/thanks', 'Content-Type': 'text/plain; charset=utf-8' });

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createCommitQueue } from './commit-queue.js';
 import { handleInquiry } from './inquiry.js';
 import { type Mailer, type Notifier, smtpMailer, startNotifier } from './notify.js';
 import { parseTarget } from './paths.js';
@@ -115,7 +116,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULTS.rateLimit);
   const inquiryOptions = {
-    store,
+    commit: createCommitQueue(store),
     site,
     limiter,
     bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit,

@@ -67,6 +67,8 @@ export interface ListOptions {
 export interface InquiryStore {
   readonly file: string;
   add(input: NewInquiry): InquiryRecord;
+  /** Adds several inquiries in one transaction: one fsync for all of them (group commit). */
+  addMany(inputs: readonly NewInquiry[]): InquiryRecord[];
   get(id: string): InquiryRecord | null;
   list(opts?: ListOptions): InquiryRecord[];
   count(opts?: { includeSpam?: boolean }): number;
@@ -201,37 +203,47 @@ export function openStore(dataDir: string, opts: { create?: boolean; readonly?: 
          VALUES (@id, @received_at, @type, @name, @email, @company, @country, @phone, @product, @quantity, @message, @page, @user_agent, @ip_hash, @spam)`,
       );
   const enqueue = opts.readonly ? null : db.prepare(`INSERT INTO outbox (inquiry_id, next_attempt_at) VALUES (?, ?)`);
-  const addTx = db.transaction((row: Record<string, unknown>, notifyAt: number | null) => {
-    insert!.run(row);
-    if (notifyAt !== null) enqueue!.run(row.id, notifyAt);
+  const addTx = db.transaction((rows: Array<{ row: Record<string, unknown>; notifyAt: number | null }>) => {
+    for (const { row, notifyAt } of rows) {
+      insert!.run(row);
+      if (notifyAt !== null) enqueue!.run(row.id, notifyAt);
+    }
   });
   const byId = db.prepare(`${SELECT} WHERE i.id = ?`);
 
+  const toRow = (input: NewInquiry) => {
+    const now = input.now ?? new Date();
+    const i = input.inquiry;
+    const row = {
+      id: newInquiryId(now.getTime()),
+      received_at: now.toISOString(),
+      type: i.type,
+      name: i.name,
+      email: i.email,
+      company: i.company ?? '',
+      country: i.country ?? '',
+      phone: i.phone ?? '',
+      product: i.product ?? '',
+      quantity: i.quantity ?? '',
+      message: i.message,
+      page: input.page,
+      user_agent: input.userAgent.slice(0, 500),
+      ip_hash: input.ip ? hashIp(input.ip) : '',
+      spam: input.spam,
+    };
+    return { row, notifyAt: input.notify && input.spam === null ? now.getTime() : null };
+  };
+
+  function addMany(inputs: readonly NewInquiry[]): InquiryRecord[] {
+    const rows = inputs.map(toRow);
+    addTx(rows);
+    return rows.map(({ row }) => toRecord(byId.get(row.id) as Row));
+  }
+
   return {
     file,
-    add(input) {
-      const now = input.now ?? new Date();
-      const i = input.inquiry;
-      const row = {
-        id: newInquiryId(now.getTime()),
-        received_at: now.toISOString(),
-        type: i.type,
-        name: i.name,
-        email: i.email,
-        company: i.company ?? '',
-        country: i.country ?? '',
-        phone: i.phone ?? '',
-        product: i.product ?? '',
-        quantity: i.quantity ?? '',
-        message: i.message,
-        page: input.page,
-        user_agent: input.userAgent.slice(0, 500),
-        ip_hash: input.ip ? hashIp(input.ip) : '',
-        spam: input.spam,
-      };
-      addTx(row, input.notify && input.spam === null ? now.getTime() : null);
-      return toRecord(byId.get(row.id) as Row);
-    },
+    add: (input) => addMany([input])[0],
+    addMany,
     get(id) {
       const r = byId.get(id) as Row | undefined;
       return r ? toRecord(r) : null;

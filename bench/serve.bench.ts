@@ -1,0 +1,197 @@
+/**
+ * `npm run bench -- serve`: load figures of `site serve` beside a plain
+ * static server of the ecosystem (`serve@14`, run through npx), in one run.
+ *
+ * Scenarios, each run `--runs` times (default 3), medians printed:
+ *   pages/site   200 connections GET the page set from `site serve`
+ *   pages/serve  the same load against `npx serve@14` (the baseline)
+ *   mixed/site   180 connections GET pages + 20 connections POST inquiries
+ *                to `site serve` at the same time (rate limit off)
+ * Both servers run as child processes and get the same warm-up; requests
+ * carry a browser's Accept-Encoding (both servers compress).
+ *
+ * The site served is `dist/` when it has been built, else a synthetic dist
+ * made of the serve test fixture with 300 product pages.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p99: number; p50: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon') as Autocannon;
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/site');
+const FIXTURE = join(ROOT, 'tests/fixtures/serve-dist');
+const HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function option(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+}
+
+function syntheticDist(dir: string): string {
+  const dist = join(dir, 'dist');
+  cpSync(FIXTURE, dist, { recursive: true });
+  const product = readFileSync(join(FIXTURE, 'monomer/bulk-curcumin/index.html'), 'utf8');
+  for (let i = 0; i < 300; i++) {
+    const page = join(dist, 'monomer', `product-${i}`);
+    mkdirSync(page, { recursive: true });
+    writeFileSync(join(page, 'index.html'), product.replaceAll('Bulk Curcumin', `Product ${i}`).replace('</main>', `<p>${'Specification and assay details. '.repeat(40 + (i % 20))}</p></main>`));
+  }
+  return dist;
+}
+
+/** Up to `max` clean URLs of pages, spread over the whole site, deterministic. */
+function pagePaths(dist: string, max: number): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'assets') walk(abs);
+      else if (e.name === 'index.html') {
+        const rel = relative(dist, dir).split(sep).join('/');
+        found.push(rel === '' ? '/' : `/${rel}`);
+      }
+    }
+  };
+  walk(dist);
+  const step = Math.max(1, Math.floor(found.length / max));
+  return found.filter((_, i) => i % step === 0).slice(0, max);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+    s.on('error', fail);
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before answering ${url}`);
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    // Detached: the group holds npx and the node process it starts.
+    process.kill(-child.pid!, 'SIGTERM');
+  });
+}
+
+const pageRequests = (paths: string[]) => paths.map((path) => ({ method: 'GET', path }));
+
+async function load(url: string, connections: number, seconds: number, requests: object[]): Promise<AutocannonResult> {
+  return autocannon({ url, connections, duration: seconds, headers: HEADERS, requests, pipelining: 1 });
+}
+
+interface Figures {
+  rps: number;
+  p99: number;
+  failed: number;
+}
+const figures = (r: AutocannonResult): Figures => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts });
+
+export async function run(args: string[]): Promise<void> {
+  const runs = option(args, 'runs', 3);
+  const seconds = option(args, 'duration', 5);
+  const work = mkdtempSync(join(tmpdir(), 'site-serve-bench-'));
+  const built = join(ROOT, 'dist');
+  const dist = existsSync(join(built, 'index.html')) ? built : syntheticDist(work);
+  const paths = pagePaths(dist, 60);
+  process.stdout.write(`site: ${dist === built ? 'dist/' : 'synthetic dist (no dist/ built yet)'}, ${paths.length} pages cycled; ${runs} runs of ${seconds} s; Accept-Encoding: ${HEADERS['accept-encoding']}\n`);
+
+  const sitePort = await freePort();
+  const servePort = await freePort();
+  const site = spawn(process.execPath, [BIN, 'serve', '--dir', dist, '--port', String(sitePort), '--data-dir', join(work, 'data'), '--rate-limit', '0'], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const baseline = spawn('npx', ['-y', 'serve@14', '--no-clipboard', '--no-request-logging', '--no-port-switching', '-l', `tcp://127.0.0.1:${servePort}`, dist], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const siteUrl = `http://127.0.0.1:${sitePort}`;
+  const serveUrl = `http://127.0.0.1:${servePort}`;
+  try {
+    await waitUntilUp(siteUrl, site);
+    await waitUntilUp(serveUrl, baseline);
+    const inquiry = JSON.stringify({
+      name: 'Bench Buyer',
+      email: 'bench@buyer.example',
+      type: 'quote',
+      product: 'Bulk Curcumin',
+      quantity: '25 kg',
+      message: 'Benchmark inquiry: please quote 25 kg with COA.',
+      page: paths[0],
+      _started: String(Date.now() - 60_000),
+      website: '',
+    });
+    const posts = [{ method: 'POST', path: '/api/inquiry', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: inquiry }];
+
+    // Warm-up: both servers see every page once in each encoding the load uses.
+    await load(siteUrl, 20, 1, pageRequests(paths));
+    await load(serveUrl, 20, 1, pageRequests(paths));
+
+    const results: Record<string, Figures[]> = { 'pages/site': [], 'pages/serve': [], 'mixed/site pages': [], 'mixed/site inquiries': [] };
+    for (let i = 0; i < runs; i++) {
+      results['pages/site'].push(figures(await load(siteUrl, 200, seconds, pageRequests(paths))));
+      results['pages/serve'].push(figures(await load(serveUrl, 200, seconds, pageRequests(paths))));
+      const [pages, inquiries] = await Promise.all([load(siteUrl, 180, seconds, pageRequests(paths)), load(siteUrl, 20, seconds, posts)]);
+      results['mixed/site pages'].push(figures(pages));
+      results['mixed/site inquiries'].push(figures(inquiries));
+    }
+
+    process.stdout.write(`${'scenario'.padEnd(24)}${'req/s (median)'.padStart(16)}${'p99 ms (median)'.padStart(17)}${'failed (sum)'.padStart(14)}\n`);
+    for (const [name, rs] of Object.entries(results)) {
+      const rps = median(rs.map((r) => r.rps));
+      const p99 = median(rs.map((r) => r.p99));
+      const failed = rs.reduce((a, r) => a + r.failed, 0);
+      process.stdout.write(`${name.padEnd(24)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}\n`);
+    }
+    const ratio = median(results['pages/site'].map((r) => r.rps)) / median(results['pages/serve'].map((r) => r.rps));
+    const lost = results['mixed/site inquiries'].reduce((a, r) => a + r.failed, 0);
+    process.stdout.write(`pages: site serve / serve@14 = ${ratio.toFixed(2)}x (goal >= 1); failed inquiries under 200 connections: ${lost} (goal 0)\n`);
+  } finally {
+    await Promise.all([stop(site), stop(baseline)]);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// Run directly: node build/bench/serve.bench.js
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) await run(process.argv.slice(2));

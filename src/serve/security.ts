@@ -14,9 +14,24 @@ export interface InlineHashes {
   styles: string[];
   /** Hashes of `style="…"` attributes; they need 'unsafe-hashes' to take effect. */
   styleAttributes: string[];
+  /**
+   * https origins the page itself loads scripts, stylesheets and images from
+   * (the third-party scripts site.json configures). Text content cannot add
+   * elements (React escapes it), so these come from the templates.
+   */
+  origins?: { script: string[]; style: string[]; img: string[] };
 }
 
 export const NO_INLINE: InlineHashes = { scripts: [], styles: [], styleAttributes: [] };
+
+const originOf = (url: string | undefined): string[] => {
+  if (!url || !/^https:\/\//i.test(url)) return [];
+  try {
+    return [new URL(url).origin];
+  } catch {
+    return [];
+  }
+};
 
 /** Script types a browser executes; anything else (JSON-LD, importmap-free data blocks) is data, not script. */
 const EXECUTABLE_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/i;
@@ -36,18 +51,29 @@ export function inlineHashes(html: string): InlineHashes {
   });
   $('style').each((_, el) => void styles.push(sha256($(el).text())));
   $('[style]').each((_, el) => void styleAttributes.push(sha256($(el).attr('style') ?? '')));
-  return { scripts: unique(scripts), styles: unique(styles), styleAttributes: unique(styleAttributes) };
+  const origins = (selector: string, attr: string) => unique($(selector).toArray().flatMap((el) => originOf($(el).attr(attr))));
+  return {
+    scripts: unique(scripts),
+    styles: unique(styles),
+    styleAttributes: unique(styleAttributes),
+    origins: { script: origins('script[src]', 'src'), style: origins('link[rel~="stylesheet"][href]', 'href'), img: origins('img[src]', 'src') },
+  };
 }
 
 export function contentSecurityPolicy(hashes: InlineHashes, extra: CspExtra = {}): string {
   const directives = new Map<string, string[]>([
     ['default-src', ["'self'"]],
-    ['script-src', ["'self'", ...hashes.scripts]],
+    ['script-src', ["'self'", ...(hashes.origins?.script ?? []), ...hashes.scripts]],
     [
       'style-src',
-      ["'self'", ...hashes.styles, ...(hashes.styleAttributes.length > 0 ? ["'unsafe-hashes'", ...hashes.styleAttributes] : [])],
+      [
+        "'self'",
+        ...(hashes.origins?.style ?? []),
+        ...hashes.styles,
+        ...(hashes.styleAttributes.length > 0 ? ["'unsafe-hashes'", ...hashes.styleAttributes] : []),
+      ],
     ],
-    ['img-src', ["'self'", 'data:']],
+    ['img-src', ["'self'", 'data:', ...(hashes.origins?.img ?? [])]],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'"]],
     ['object-src', ["'none'"]],

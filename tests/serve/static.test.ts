@@ -214,6 +214,12 @@ describe('headers', () => {
     const inline = 'document.documentElement.dataset.js="on"';
     const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
     expect(String(home.headers['content-security-policy'])).toContain(`script-src 'self' ${hash}`);
+    const about = String((await request(base, '/about-us')).headers['content-security-policy']);
+    // The third-party script site.json configured, and the page's own external image, are allowed; nothing else is.
+    expect(about).toContain("script-src 'self' https://www.googletagmanager.com;");
+    expect(about).toContain("img-src 'self' data: https://cdn.example.com;");
+    const styleHash = `'sha256-${createHash('sha256').update('color:#1d4d2b').digest('base64')}'`;
+    expect(about).toContain(`style-src 'self' 'unsafe-hashes' ${styleHash};`);
     const product = await request(base, '/monomer/bulk-curcumin');
     expect(String(product.headers['content-security-policy'])).toMatch(/script-src 'self';/);
   });

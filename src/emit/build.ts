@@ -149,7 +149,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const snapshot = path.join(tmpdir(), `site-build-${process.pid}-${Date.now()}.catalogue`);
   const tmp = tempDirFor(outDir);
   const pool = createRenderPool(
-    { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/model.js', import.meta.url).href },
+    { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/index.js', import.meta.url).href },
     options.concurrency ?? defaultConcurrency(),
   );
   try {
@@ -252,7 +252,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
       severity: 'error',
       file: shown(path.join(outDir, fileOfSource(u.source))),
       pointer: '',
-      message: `The page links to "${u.reference.slice(0, 80)}", a URL scheme that runs code; only http, https, mailto, tel and relative links are allowed.`,
+      message: `The page links to "${u.reference.slice(0, 80)}", a URL that runs code when followed; a template let it through, so fix the template (content with such links is refused by the check).`,
     });
   }
   let references = 0;

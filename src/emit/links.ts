@@ -27,11 +27,12 @@ const SELECTOR = REFERENCES.map(([s]) => s).join(',');
 export interface PageLinks {
   /** Distinct internal URL paths (decoded, no query or hash), e.g. `/herb-extract`, `/assets/main-x.js`. */
   internal: string[];
-  /** References with a scheme that must never appear in our pages (`javascript:`, `data:text/html`, `vbscript:`). */
+  /** References with a scheme that runs code (`javascript:`, `vbscript:`, `data:text/html`): never in our pages. */
   unsafe: string[];
 }
 
-const SAFE_SCHEME = /^(?:https?|mailto|tel):/i;
+/** Schemes that run code when followed; `data:,` (the empty favicon) and data images are harmless. */
+const CODE_SCHEME = /^(?:javascript:|vbscript:|data:(?:text\/html|application\/xhtml|image\/svg))/i;
 const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /**
@@ -48,8 +49,8 @@ export function internalPath(raw: string, pagePath: string, origin: string): str
   } else if (ref.startsWith(origin) && (ref.length === origin.length || '/?#'.includes(ref[origin.length]))) {
     rest = ref.slice(origin.length) || '/';
   } else if (ANY_SCHEME.test(ref) || ref.startsWith('//')) {
-    if (!ref.startsWith('//') && !SAFE_SCHEME.test(ref)) return { unsafe: ref };
-    return null; // another host, or mailto/tel
+    if (CODE_SCHEME.test(ref)) return { unsafe: ref };
+    return null; // another host, mailto, tel, a data image
   } else {
     // Relative: resolve as a browser would on the page's clean URL.
     const url = new URL(ref, origin + pagePath);

@@ -18,7 +18,7 @@ export interface WorkerConfig {
   /** The temporary output folder the workers write into. */
   outDir: string;
   assets: AssetRefs;
-  /** Module providing the render API (src/render/model.ts unless a test substitutes one). */
+  /** URL of the module providing the render API (src/render/index.ts unless a test substitutes one). */
   renderModule: string;
 }
 

@@ -11,6 +11,7 @@ import pLimit from 'p-limit';
 import type { Catalogue } from '../load/catalogue.js';
 import type { Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
+import type { SiteModel } from './model.js';
 import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
 import type {
@@ -24,7 +25,7 @@ import type {
   WorkerConfig,
 } from './protocol.js';
 
-/** The render API of src/render/model.ts (CONTRACTS.md), as far as the build uses it. */
+/** The render API (src/render/index.ts; CONTRACTS.md), as far as the build uses it. */
 export interface RenderApi<Model = unknown> {
   createSiteModel(catalogue: Catalogue, assets: AssetRefs): Model;
   renderRoute(model: Model, route: RouteRecord): string;
@@ -57,6 +58,10 @@ async function writeOutput(file: string, content: string): Promise<number> {
   await writeFile(target, content);
   return Buffer.byteLength(content);
 }
+
+// The worker imports the render module by URL (tests may substitute one); this keeps the real one in step with RenderApi.
+type Conforms<T extends RenderApi<SiteModel>> = T;
+export type RenderIndexConforms = Conforms<typeof import('./index.js')>;
 
 interface Session {
   api: RenderApi;

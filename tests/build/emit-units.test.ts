@@ -26,6 +26,9 @@ describe('link extraction', () => {
     expect(internalPath('tel:+15550100', '/', ORIGIN)).toBeNull();
     expect(internalPath(' JaVaScRiPt:alert(1)', '/', ORIGIN)).toEqual({ unsafe: 'JaVaScRiPt:alert(1)' });
     expect(internalPath('java\tscript:alert(1)', '/', ORIGIN)).toEqual({ unsafe: 'javascript:alert(1)' });
+    expect(internalPath('data:text/html,<script>alert(1)</script>', '/', ORIGIN)).toEqual({ unsafe: 'data:text/html,<script>alert(1)</script>' });
+    expect(internalPath('data:,', '/', ORIGIN)).toBeNull();
+    expect(internalPath('data:image/png;base64,AAAA', '/', ORIGIN)).toBeNull();
   });
 
   test('every kind of reference is collected once per page', () => {

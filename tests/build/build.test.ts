@@ -1,0 +1,262 @@
+/**
+ * `site build` end to end: the fixture catalogue tests/fixtures/build-small
+ * (3 categories incl. an empty one, 3 products, a duplicate route, paged
+ * lists, 3 articles incl. one with script-like text, 1 news item, every page
+ * kind) built by the real CLI into fresh folders.
+ */
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { load } from 'cheerio/slim';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { build, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
+
+const ORIGIN = 'https://www.example.com';
+const ROUTES = [
+  '/', '/products', '/products/page-1', '/products/page-2', '/herb-extract', '/herb-extract/page-1', '/herb-extract/page-2', '/api',
+  '/herb-extract/bulk-curcumin', '/herb-extract/ginger-extract', '/herb-extract/berberine-powder-bulk', '/about-us',
+  '/knowledge', '/knowledge/page-1', '/knowledge/page-2', '/knowledge/what-is-curcumin', '/knowledge/ginger-dosage-guide',
+  '/knowledge/script-injection-test', '/news', '/news/page-1', '/news/exhibition-2024', '/contact-us', '/search', '/search/404', '/thanks',
+];
+const pageFile = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}/index.html`);
+const SUMMARY_OK = /^site build: 26 pages written to \S+ in \d+\.\d\d s · 2 warnings · links: [\d,]+ checked, 0 broken\n$/;
+
+function clientAssets(): string[] {
+  return readdirSync(path.join(ROOT, 'build/client/assets')).map((f) => `assets/${f}`);
+}
+
+/** Every date that occurs in the fixture's content: lastmod must be one of them, never the build's own date. */
+function contentDates(): Set<string> {
+  const dates = new Set<string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, name.name);
+      if (name.isDirectory()) walk(full);
+      else for (const m of readFileSync(full, 'utf8').matchAll(/"(\d{4}-\d{2}-\d{2})"/g)) dates.add(m[1]);
+    }
+  };
+  walk(SMALL);
+  return dates;
+}
+
+/** A writable copy of the fixture with one file changed. */
+function variant(file: string, edit: (json: any) => void): string {
+  const dir = path.join(workDir(), 'data');
+  cpSync(SMALL, dir, { recursive: true });
+  const target = path.join(dir, file);
+  const json = JSON.parse(readFileSync(target, 'utf8'));
+  edit(json);
+  writeFileSync(target, JSON.stringify(json, null, 2));
+  return dir;
+}
+
+const noTempLeft = (work: string) => readdirSync(work).filter((n) => n.startsWith('.dist-'));
+
+let work: string;
+let dist: string;
+let first: Awaited<ReturnType<typeof build>>;
+
+beforeAll(async () => {
+  requireCompiled();
+  work = workDir();
+  dist = path.join(work, 'dist');
+  first = await build(work);
+});
+
+describe('a successful build', () => {
+  test('exits 0 with one summary line on stdout', () => {
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(SUMMARY_OK);
+  });
+
+  test('writes exactly the expected files: a page per route (a duplicate once), 404, artwork, assets, search index, sitemap, robots', () => {
+    const files = listFiles(dist);
+    const search = files.filter((f) => f.startsWith('search/') && f.endsWith('.json'));
+    expect(search).toHaveLength(2);
+    expect(search).toContain('search/entry.json');
+    const expected = [
+      ...ROUTES.map(pageFile),
+      '404.html',
+      'images/products/berberine-powder-bulk.svg',
+      'images/products/bulk-curcumin.svg',
+      'images/products/ginger-extract.svg',
+      ...clientAssets(),
+      ...search,
+      'robots.txt',
+      'sitemap.xml',
+    ].sort();
+    expect(files).toEqual(expected);
+    for (const route of ROUTES) {
+      const html = readFileSync(path.join(dist, pageFile(route)), 'utf8');
+      expect(html.startsWith('<!doctype html>'), route).toBe(true);
+      expect(load(html)('link[rel=canonical]').attr('href'), route).toMatch(new RegExp(`^${ORIGIN}/`));
+    }
+    expect(readFileSync(path.join(dist, 'images/products/bulk-curcumin.svg'), 'utf8')).toContain('<svg');
+    expect(noTempLeft(work)).toEqual([]);
+  });
+
+  test('sitemap.xml lists the indexable pages once each, with content dates as lastmod', () => {
+    const xml = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
+    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map((m) => [m[1], m[2]]);
+    const urls = entries.map(([u]) => u.slice(ORIGIN.length) || '/');
+    // Not thanks, search or search-not-found (noindex); page-1 routes are canonical to their bare list.
+    expect(urls).toEqual(ROUTES.filter((r) => !['/thanks', '/search', '/search/404'].includes(r) && !r.endsWith('/page-1')));
+    const lastmod = Object.fromEntries(entries.map(([u, d]) => [u.slice(ORIGIN.length) || '/', d]));
+    expect(lastmod['/herb-extract/bulk-curcumin']).toBe('2024-03-01');
+    expect(lastmod['/herb-extract/ginger-extract']).toBe('2024-04-02');
+    expect(lastmod['/knowledge/what-is-curcumin']).toBe('2023-01-10');
+    expect(lastmod['/knowledge/ginger-dosage-guide']).toBe('2023-06-01'); // its `updated`, not its `date`
+    expect(lastmod['/news/exhibition-2024']).toBe('2024-06-20');
+    expect(lastmod['/about-us']).toBe('2022-01-01');
+    const dates = contentDates();
+    for (const [url, d] of entries) expect(dates.has(d), `${url} lastmod ${d}`).toBe(true);
+  });
+
+  test('robots.txt names the sitemap', () => {
+    expect(readFileSync(path.join(dist, 'robots.txt'), 'utf8')).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${ORIGIN}/sitemap.xml\n`);
+  });
+
+  test('404.html says 404 and "This page could not be found", links "Back to the home page" to /, and is noindex', () => {
+    const $ = load(readFileSync(path.join(dist, '404.html'), 'utf8'));
+    expect($('main').text()).toContain('404');
+    expect($('h1').text()).toBe('This page could not be found');
+    const back = $('a').filter((_, a) => $(a).text().trim() === 'Back to the home page');
+    expect(back.attr('href')).toBe('/');
+    expect($('meta[name=robots]').attr('content')).toContain('noindex');
+  });
+
+  test('reports/links.json: every page checked, nothing broken; build-routes.json explains each route', () => {
+    const links = JSON.parse(readFileSync(path.join(work, 'reports/links.json'), 'utf8'));
+    expect(links).toMatchObject({ pages: 26, broken: 0, unsafe: 0, brokenLinks: [], unsafeLinks: [] });
+    expect(links.targets).toBeGreaterThanOrEqual(ROUTES.length);
+    expect(links.references).toBeGreaterThan(links.targets);
+    const report = JSON.parse(readFileSync(path.join(work, 'reports/build-routes.json'), 'utf8'));
+    expect(report.routes.map((r: { path: string }) => r.path)).toEqual(ROUTES);
+    const byPath = Object.fromEntries(report.routes.map((r: { path: string }) => [r.path, r]));
+    expect(byPath['/herb-extract/bulk-curcumin'].warnings).toContain('check/duplicate-route');
+    expect(byPath['/herb-extract/ginger-extract'].warnings).toContain('check/empty-meta');
+    expect(byPath['/herb-extract/ginger-extract'].metaFallback.sort()).toEqual(['description', 'keywords', 'title']);
+    expect(byPath['/thanks']).toMatchObject({ screen: 'thanks', indexable: false, output: expect.stringMatching(/dist\/thanks\/index\.html$/) });
+  });
+
+  test('script-like content comes out inert: no executable script or javascript: URL in any page', () => {
+    const pages = listFiles(dist).filter((f) => f.endsWith('.html'));
+    for (const f of pages) {
+      const html = readFileSync(path.join(dist, f), 'utf8');
+      expect(html, f).not.toMatch(/<script>alert/i);
+      expect(html, f).not.toMatch(/<img[^>]+onerror/i);
+      const $ = load(html);
+      $('script').each((_, el) => {
+        const s = $(el);
+        if (s.attr('src') !== undefined) return;
+        expect(s.attr('type'), `${f}: inline script`).toBe('application/ld+json');
+        expect(() => JSON.parse(s.text()), `${f}: JSON-LD parses`).not.toThrow();
+      });
+      $('[href],[src],[action],[formaction],[cite]').each((_, el) => {
+        for (const attr of ['href', 'src', 'action', 'formaction', 'cite']) {
+          expect($(el).attr(attr) ?? '', `${f} ${attr}`).not.toMatch(/^\s*(javascript|vbscript):/i);
+        }
+      });
+    }
+    const article = readFileSync(path.join(dist, 'knowledge/script-injection-test/index.html'), 'utf8');
+    const $ = load(article);
+    expect($('h1').text()).toBe('Safety </script><script>alert(1)</script> check');
+    const ld = $('script[type="application/ld+json"]').map((_, el) => $(el).text()).get().join('');
+    expect(ld).not.toContain('</script');
+    expect(ld).toContain('\\u003c/script');
+  });
+});
+
+describe('failures leave the previous output untouched', () => {
+  test('a route whose template throws fails the build with its path, template and cause; dist/ stays byte-identical', async () => {
+    const before = snapshot(dist);
+    const run = await build(work, [], { SITE_TEST_RENDER_MODULE: hook('failing-render.mjs') });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('build/render-failed');
+    expect(run.stderr).toContain('Route /herb-extract/ginger-extract (screen "product") failed to render: Cannot read properties of undefined (reading "assay")');
+    expect(run.stdout).toMatch(/^site build: failed \(a page failed to render\) in \d+\.\d\d s · 1 error, 2 warnings · \S+ left unchanged\n$/);
+    expect(snapshot(dist)).toEqual(before);
+    expect(noTempLeft(work)).toEqual([]);
+  });
+
+  test('a broken internal link and a javascript: link fail the build and are listed in reports/links.json', async () => {
+    const fresh = workDir();
+    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('broken-link-render.mjs') });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/failed \(broken links; see \S+\/links\.json\)/);
+    expect(run.stderr).toContain('build/broken-link');
+    expect(run.stderr).toContain('Link to /herb-extract/no-such-product (from /about-us) resolves to no built file');
+    expect(run.stderr).toContain('build/unsafe-link');
+    const links = JSON.parse(readFileSync(path.join(fresh, 'reports/links.json'), 'utf8'));
+    expect(links).toMatchObject({
+      broken: 1,
+      unsafe: 1,
+      brokenLinks: [{ target: '/herb-extract/no-such-product', references: 1, sources: ['/about-us'] }],
+      unsafeLinks: [{ reference: 'javascript:alert(1)', source: '/contact-us' }],
+    });
+    expect(existsSync(path.join(fresh, 'dist'))).toBe(false);
+    expect(noTempLeft(fresh)).toEqual([]);
+  });
+
+  test('catalogue errors (a javascript: link in content) are reported like `site check` and nothing is rendered', async () => {
+    const before = snapshot(dist);
+    const data = variant('articles/what-is-curcumin.json', (a) => {
+      a.body.push({ type: 'paragraph', text: [{ text: 'click', href: 'javascript:alert(1)' }] });
+    });
+    const run = await build(work, [], undefined, data);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('check/unsafe-link');
+    expect(run.stderr).toContain('articles/what-is-curcumin.json');
+    expect(run.stdout).toMatch(/^site build: failed \(the catalogue has errors\)/);
+    expect(snapshot(dist)).toEqual(before);
+  });
+
+  test('--strict turns the check warnings into errors', async () => {
+    const fresh = workDir();
+    const run = await build(fresh, ['--strict']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('check/duplicate-route');
+    expect(existsSync(path.join(fresh, 'dist'))).toBe(false);
+  });
+
+  test('when the 404 template fails, the minimal error page is written and the failure reported', async () => {
+    const fresh = workDir();
+    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('failing-404-render.mjs') });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('build/not-found-fallback');
+    expect(run.stderr).toContain('404 template exploded');
+    expect(run.stdout).toMatch(/· 3 warnings ·/);
+    const $ = load(readFileSync(path.join(fresh, 'dist/404.html'), 'utf8'));
+    expect($('body').text()).toContain('An error occurred while showing the error page');
+    const back = $('a').filter((_, a) => $(a).text().trim() === 'Go back to home');
+    expect(back.attr('href')).toBe('/');
+  });
+});
+
+describe('determinism and the command line', () => {
+  test('two builds (one with a single thread) write byte-identical files and link reports', async () => {
+    const other = workDir();
+    const run = await build(other, ['--concurrency', '1']);
+    expect(run.code).toBe(0);
+    expect(snapshot(path.join(other, 'dist'))).toEqual(snapshot(dist));
+    expect(readFileSync(path.join(other, 'reports/links.json'))).toEqual(readFileSync(path.join(work, 'reports/links.json')));
+  });
+
+  test('--json prints one JSON document; a rebuild replaces dist/ atomically', async () => {
+    const run = await build(work, ['--json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ ok: true, pages: 26, errors: 0, warnings: 2, links: { pages: 26, broken: 0 } });
+    expect(summary.peakRssBytes).toBeGreaterThan(0);
+    expect(noTempLeft(work)).toEqual([]);
+  });
+
+  test('usage errors exit 2', async () => {
+    const run = await site(['build', '--concurrency', '0']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--concurrency expects a whole number of at least 1');
+    const unknown = await site(['build', '--no-such-flag']);
+    expect(unknown.code).toBe(2);
+  });
+});

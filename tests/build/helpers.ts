@@ -1,0 +1,73 @@
+/**
+ * Runs `bin/site build` as a process against fixture catalogues, in fresh
+ * folders. Needs the compiled CLI and the browser bundle: the README's test
+ * command runs `npm run compile` first.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SMALL = path.join(ROOT, 'tests/fixtures/build-small');
+export const HOOKS = path.join(ROOT, 'tests/fixtures/build-hooks');
+const BIN = path.join(ROOT, 'bin/site');
+
+export function requireCompiled(): void {
+  for (const f of ['build/src/cli/index.js', 'build/src/render/worker.js', 'build/client/.vite/manifest.json']) {
+    if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run compile\` before these tests (the README's test command does)`);
+  }
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function site(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A fresh working folder; builds go into `<work>/dist` and `<work>/reports`. */
+export function workDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'site-build-test-'));
+}
+
+export function build(work: string, extra: string[] = [], env?: Record<string, string>, data = SMALL): Promise<Run> {
+  return site(['build', '--data-dir', data, '--out', path.join(work, 'dist'), '--reports', path.join(work, 'reports'), ...extra], { env });
+}
+
+/** Every file under `dir`, relative with forward slashes, sorted. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(path.relative(dir, full).split(path.sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** file → contents, for comparing whole output folders byte for byte. */
+export function snapshot(dir: string): Map<string, Buffer> {
+  return new Map(listFiles(dir).map((f) => [f, readFileSync(path.join(dir, f))]));
+}
+
+export const hook = (name: string): string => new URL(`file://${path.join(HOOKS, name)}`).href;

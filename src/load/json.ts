@@ -3,9 +3,9 @@
  * is the fastest parser there is); on a syntax error jsonc-parser finds the
  * position, so the editor is told the line and column, not a byte offset.
  */
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../core/diagnostic.js';
-import { createLocator, stripBom } from './locate.js';
+import { createLocator, jsoncParser, stripBom } from './locate.js';
 
 export type ParsedJson = { ok: true; value: unknown; text: string } | { ok: false; diagnostic: Diagnostic };
 
@@ -38,6 +38,7 @@ export function parseJson(text: string, file: string): ParsedJson {
 }
 
 function syntaxDiagnostic(text: string, file: string, err: unknown): Diagnostic {
+  const { parse, printParseErrorCode } = jsoncParser();
   const errors: ParseError[] = [];
   // Strict settings so that jsonc-parser objects to everything JSON.parse does.
   parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });

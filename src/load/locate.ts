@@ -4,8 +4,22 @@
  * `JSON.parse` reads the data, jsonc-parser re-reads a file only to point at it.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { parseTree, type Node } from 'jsonc-parser';
+import type * as JsoncParser from 'jsonc-parser';
+
+type Node = JsoncParser.Node;
+
+/**
+ * jsonc-parser, loaded on first use: a run without diagnostics never needs
+ * it, and its import would cost start-up time on every run. Synchronous
+ * (its CommonJS build) so that locate() stays a plain function.
+ */
+let jsonc: typeof JsoncParser | undefined;
+export function jsoncParser(): typeof JsoncParser {
+  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser;
+  return jsonc;
+}
 
 export interface Position {
   /** 1-based. */
@@ -47,7 +61,7 @@ export function createLocator(text: string): Locator {
   };
 
   const locate = (pointer: string): Position => {
-    tree ??= parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+    tree ??= jsoncParser().parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
     if (!tree) return { line: 1, column: 1 };
     return positionAt(nodeOffset(deepestNode(tree, pointerTokens(pointer))));
   };

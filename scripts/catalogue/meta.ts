@@ -1,0 +1,30 @@
+/**
+ * Route meta (title, description, keywords) written the way an SEO editor
+ * would: titles 30-60 characters, descriptions 70-155, shared keywords that
+ * advertise the GMP factory, free samples and bulk wholesale.
+ */
+import type { Meta } from '../../src/load/schema.js';
+
+export const SHARED_KEYWORDS = 'GMP factory, free sample, bulk wholesale';
+
+/** Cuts at a word boundary so the text fits `max` characters, ending cleanly. */
+export function fit(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const at = cut.lastIndexOf(' ');
+  return cut.slice(0, at > 40 ? at : cut.length).replace(/[,;:.\s-]+$/, '') + '.';
+}
+
+/** The first candidate whose length is within 30-60 characters, else the closest one. */
+export function bestTitle(candidates: string[]): string {
+  const ok = candidates.find((c) => c.length >= 30 && c.length <= 60);
+  if (ok) return ok;
+  return [...candidates].sort((a, b) => dist(a) - dist(b))[0];
+}
+const dist = (s: string) => (s.length < 30 ? 30 - s.length : s.length > 60 ? s.length - 60 : 0);
+
+export function keywords(...terms: string[]): string {
+  return [...terms.map((t) => t.toLowerCase()), SHARED_KEYWORDS].join(', ');
+}
+
+export const EMPTY_META: Meta = { title: '', description: '', keywords: '' };

@@ -226,7 +226,8 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
   const page = location.pathname;
   const draft = draftKey(page, key);
   const started = form.elements.namedItem('_started');
-  if (started instanceof HTMLInputElement) started.value = String(Date.now());
+  // main.ts stamps it at page load; stamp here only if this ran without it.
+  if (started instanceof HTMLInputElement && started.value === '') started.value = String(Date.now());
   form.noValidate = true; // our messages replace the browser's bubbles
   if (restoreDraft(form, draft)) setStatus(form, 'We restored what you typed earlier.', 'restored');
   if (readOutbox().some((i) => i.page === page && i.form === key)) {

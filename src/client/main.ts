@@ -2,25 +2,71 @@
  * Progressive enhancement of every page. Each behaviour finds its markup (see
  * docs/CONTRACTS.md, "Markup the browser code relies on") and does nothing
  * when it is absent, so one small bundle serves every screen. The inquiry
- * forms and their zod schema load as a separate chunk, only where a form is
- * (or an offline submission waits to be sent).
+ * forms and their zod schema load as a separate chunk, on intent (see
+ * initFormsOnIntent).
  */
-import { loadChunk } from './chunk.js';
 import { STORAGE } from './constants.js';
 import { initGalleries } from './gallery.js';
-import { initLoadingBar } from './loading-bar.js';
+import { initLoadingBar, type LoadingBar } from './loading-bar.js';
 import { initOnlineFlag } from './network.js';
 import { initPrefetch } from './prefetch.js';
 import { initScroll } from './scroll.js';
 import { initShare } from './share.js';
 import { initSliders } from './slider.js';
 
-function hasQueuedInquiries(): boolean {
+/** Something of the buyer's waits in this browser: an unsent inquiry, or a draft typed on this page. */
+function hasPendingInquiry(): boolean {
   try {
-    return (localStorage.getItem(STORAGE.outbox) ?? '[]') !== '[]';
+    if ((localStorage.getItem(STORAGE.outbox) ?? '[]') !== '[]') return true;
+    const prefix = `${STORAGE.draftPrefix}${location.pathname}#`;
+    for (let i = 0; i < localStorage.length; i++) if (localStorage.key(i)?.startsWith(prefix)) return true;
   } catch {
-    return false;
+    // storage disabled: nothing can be pending
   }
+  return false;
+}
+
+/**
+ * The inquiry forms' code (with the zod schema, most of the script weight) loads
+ * on intent: when the buyer first touches a form, or at once when something of
+ * theirs is pending. A submit that comes before it has loaded waits for it; if
+ * it cannot load, the form posts the plain way, so nothing is lost.
+ */
+function initFormsOnIntent(bar: LoadingBar | null): void {
+  const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-inquiry-form]'));
+  // The time-on-form check needs the page's load time, not the chunk's.
+  for (const form of forms) {
+    const started = form.elements.namedItem('_started');
+    if (started instanceof HTMLInputElement && started.value === '') started.value = String(Date.now());
+  }
+  let ready = false;
+  let loading: Promise<void> | null = null;
+  const load = () =>
+    (loading ??= import('./forms.js').then((m) => {
+      m.initForms(document, bar);
+      ready = true;
+    }));
+  const enhance = () => load().catch((err: unknown) => console.error('site: inquiry forms could not be enhanced', err));
+  if (hasPendingInquiry()) enhance();
+  if (forms.length === 0) return;
+  const onIntent = (event: Event) => {
+    if ((event.target as Element | null)?.closest?.('form[data-inquiry-form]')) enhance();
+  };
+  document.addEventListener('focusin', onIntent);
+  document.addEventListener('pointerdown', onIntent, { passive: true });
+  document.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target;
+      if (ready || !(form instanceof HTMLFormElement) || !form.matches('[data-inquiry-form]')) return;
+      event.preventDefault();
+      load().then(
+        () => form.requestSubmit(),
+        () => form.submit(), // no enhancement: the plain post still delivers the inquiry
+      );
+    },
+    true,
+  );
 }
 
 function start(): void {
@@ -31,14 +77,7 @@ function start(): void {
   initGalleries();
   initShare();
   initPrefetch();
-  if (document.querySelector('[data-inquiry-form]') || hasQueuedInquiries()) {
-    loadChunk(() => import('./forms.js'))
-      .then((forms) => forms.initForms(document, bar))
-      .catch((err: unknown) => {
-        // The forms still post without JavaScript; only the enhancement is lost.
-        console.error('site: inquiry forms could not be enhanced', err);
-      });
-  }
+  initFormsOnIntent(bar);
 }
 
 // A module script runs after parsing; guard anyway in case it is inlined or loaded early.

@@ -21,6 +21,8 @@ export interface CheckCounts {
     pages: number;
   };
   diagnostics: Record<Severity, number>;
+  /** Findings per code, so that a long report can be read at a glance. */
+  codes: Record<string, number>;
 }
 
 export function countCatalogue(catalogue: Catalogue | null, routes: readonly ResolvedRoute[], diagnostics: readonly Diagnostic[]): CheckCounts {
@@ -39,7 +41,16 @@ export function countCatalogue(catalogue: Catalogue | null, routes: readonly Res
       pages: catalogue?.pages.length ?? 0,
     },
     diagnostics: countBySeverity(diagnostics),
+    codes: Object.fromEntries(
+      [...tally(diagnostics.map((d) => d.code))].sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
   };
+}
+
+function tally(keys: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
 }
 
 /** Under --strict a warning is an error: in the report, the annotations and the exit code alike. */
@@ -67,8 +78,10 @@ export function formatText(diagnostics: readonly Diagnostic[], counts: CheckCoun
     const t = counts.totals;
     const repeated = t.declarations - t.routes;
     lines.push(`  ${'total'.padEnd(width)}  ${String(t.routes).padStart(5)}${repeated > 0 ? paint.dim(`  (${t.declarations} declarations, ${repeated} repeated)`) : ''}`);
-    lines.push(`Content: ${t.categories} categories, ${t.products} products, ${t.articles} articles, ${t.news} news items, ${t.pages} pages`);
+    lines.push(`Content: ${plural(t.categories, 'category', 'categories')}, ${plural(t.products, 'product')}, ${plural(t.articles, 'article')}, ${plural(t.news, 'news item')}, ${plural(t.pages, 'page')}`);
   }
+  const codes = Object.entries(counts.codes);
+  if (codes.length > 1) lines.push(`By code: ${codes.map(([code, n]) => `${code} ${n}`).join(', ')}`);
   lines.push(verdict(counts.diagnostics, paint));
   return lines.join('\n') + '\n';
 }
@@ -82,8 +95,11 @@ function oneLine(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n} ${n === 1 ? word : words}`;
+}
+
 function verdict(c: Record<Severity, number>, paint: Paint): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const tally = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}`;
   return c.error > 0 ? paint.red(paint.bold(`✖ The catalogue has problems: ${tally}.`)) : paint.green(`✔ The catalogue is consistent: ${tally}.`);
 }

@@ -37,6 +37,7 @@ describe('report', () => {
     });
     expect(counts.totals).toEqual({ routes: 28, declarations: 28, categories: 4, products: 4, articles: 3, news: 1, pages: 8 });
     expect(counts.diagnostics).toEqual({ error: 1, warning: 1, info: 0 });
+    expect(counts.codes).toEqual({ 'check/empty-meta': 1, 'load/schema': 1 });
   });
 
   it('text: errors first as file:line:column  severity  code  message, then counts and a verdict', () => {
@@ -45,6 +46,7 @@ describe('report', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('data/products/a,b.json:1:1  error  load/schema  moq: 100% missing,\\u000areally.');
     expect(lines).toContain('data/routes.json:160:5  warning  check/empty-meta  Route /x has an empty meta title.');
+    expect(lines.at(-2)).toBe('By code: check/empty-meta 1, load/schema 1');
     expect(lines.at(-1)).toBe('✖ The catalogue has problems: 1 error, 1 warning.');
     expect(formatText([], countCatalogue(null, [], []), painter(false)).trimEnd().split('\n').at(-1)).toBe('✔ The catalogue is consistent: 0 errors, 0 warnings.');
   });

@@ -54,6 +54,8 @@ function initFormsOnIntent(bar: LoadingBar | null): void {
   };
   document.addEventListener('focusin', onIntent);
   document.addEventListener('pointerdown', onIntent, { passive: true });
+  // The browser's own validation stopped a submit: the enhanced messages are wanted now.
+  document.addEventListener('invalid', onIntent, true);
   document.addEventListener(
     'submit',
     (event) => {

@@ -604,6 +604,51 @@ describe('inquiry forms', () => {
     await context.close();
   });
 
+  it('a submit before the forms code has loaded waits for it; if it cannot load, the form posts plainly', async () => {
+    const contact = routeOf(site, 'contact');
+    // Slow chunk: the submit (no focus or pointer first) is held, then validated by the enhanced form.
+    const slow = await browser.newContext();
+    await slow.route('**/assets/forms-*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 500));
+      await route.continue();
+    });
+    const page = await slow.newPage();
+    await page.goto(url(contact));
+    // Values set by script pass the browser's own checks (minlength applies to typing only), so the submit event fires.
+    await page.evaluate(() => {
+      const f = document.querySelector<HTMLFormElement>('form[data-inquiry-form]')!;
+      const set = (name: string, value: string) => ((f.elements.namedItem(name) as HTMLInputElement).value = value);
+      set('name', 'J');
+      set('email', 'j@example.com');
+      set('message', 'short');
+      (f.querySelector('[type="submit"]') as HTMLButtonElement).click();
+    });
+    const form = page.locator('form[data-inquiry-form]').first();
+    await expect.poll(() => form.locator('[data-error-for="name"]').isVisible()).toBe(true);
+    expect(await form.locator('[data-error-for="message"]').textContent()).toMatch(/at least 10 characters/);
+    expect(page.url()).toBe(url(contact));
+    expect(server.inquiries).toEqual([]);
+    await slow.close();
+
+    // Broken chunk: the plain post still delivers the inquiry.
+    const broken = await browser.newContext();
+    await broken.route('**/assets/forms-*.js', (route) => route.abort());
+    const page2 = await broken.newPage();
+    await page2.goto(url(contact));
+    await page2.evaluate(() => {
+      const f = document.querySelector<HTMLFormElement>('form[data-inquiry-form]')!;
+      const set = (name: string, value: string) => ((f.elements.namedItem(name) as HTMLInputElement).value = value);
+      set('name', 'Plain Post');
+      set('email', 'plain@example.com');
+      set('message', 'Posted although the script chunk failed.');
+      (f.querySelector('[type="submit"]') as HTMLButtonElement).click();
+    });
+    await page2.waitForURL(url('/thanks'));
+    expect(server.inquiries.map((i) => [i.contentType.split(';')[0], i.json?.name])).toEqual([['application/x-www-form-urlencoded', 'Plain Post']]);
+    expect(Number(server.inquiries[0].json?._started)).toBeGreaterThan(0);
+    await broken.close();
+  });
+
   it('posts without JavaScript', async () => {
     const { context, page } = await open(routeOf(site, 'contact'), { javaScriptEnabled: false });
     const form = page.locator('form[data-inquiry-form]').first();

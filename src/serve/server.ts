@@ -45,6 +45,9 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** Re-index dist/ when the build swaps it in (default true). */
   watch?: boolean;
+  /** File cache budget and the largest file kept in memory (bytes); see static.ts. */
+  cacheBytes?: number;
+  maxEntryBytes?: number;
 }
 
 export interface RunningServer {
@@ -95,7 +98,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory()) {
       throw new ServeConfigError(`${opts.dir} does not exist or is not a folder: run \`site build\` first, or pass --dir (or --api-only)`);
     }
-    site = createStaticSite({ root: opts.dir, cspExtra: opts.cspExtra, watch: opts.watch });
+    site = createStaticSite({
+      root: opts.dir,
+      cspExtra: opts.cspExtra,
+      watch: opts.watch,
+      cacheBytes: opts.cacheBytes,
+      maxEntryBytes: opts.maxEntryBytes,
+    });
   }
 
   const store = openStore(opts.dataDir, { create: true });

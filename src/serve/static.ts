@@ -133,7 +133,14 @@ const statEtag = (size: number, mtimeMs: number): string => `"${size.toString(36
 const variantEtag = (etag: string, enc: Encoding): string => `${etag.slice(0, -1)}-${enc}"`;
 
 export function createStaticSite(opts: StaticOptions): StaticSite {
-  const root = realpathSync(resolve(opts.root));
+  /** dist/ as named; it may be a symlink that a deploy swaps, so its real path is looked up again on reload. */
+  const root = resolve(opts.root);
+  let realRoot = realpathSync(root);
+  /** The real path of a file of dist/, or null when it is missing or (through a symlink) outside dist/. */
+  const inside = async (file: string): Promise<string | null> => {
+    const abs = await realpath(join(root, file)).catch(() => null);
+    return abs && abs.startsWith(realRoot + sep) ? abs : null;
+  };
   const cacheBytes = opts.cacheBytes ?? 128 * 1024 * 1024;
   const maxEntryBytes = opts.maxEntryBytes ?? 8 * 1024 * 1024;
   const baseCsp = contentSecurityPolicy(NO_INLINE, opts.cspExtra);
@@ -181,8 +188,8 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     const found = probe(file);
     if (!found) return null;
     // sirv's index follows symlinks; a link out of dist/ must not be served.
-    const abs = await realpath(join(root, file)).catch(() => null);
-    if (!abs || !abs.startsWith(root + sep)) return null;
+    const abs = await inside(file);
+    if (!abs) return null;
     const st = await stat(abs);
     const body = st.size <= maxEntryBytes ? await readFile(abs) : null;
     const isHtml = found.contentType.startsWith('text/html');
@@ -239,8 +246,8 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     const body = entry.body!;
     const sibling = `${entry.file}.${enc === 'br' ? 'br' : 'gz'}`;
     if (probe(sibling)) {
-      const abs = await realpath(join(root, sibling)).catch(() => null);
-      if (abs && abs.startsWith(root + sep)) return readFile(abs);
+      const abs = await inside(sibling);
+      if (abs) return readFile(abs);
     }
     const out =
       enc === 'br'
@@ -277,7 +284,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     const entry = await getEntry(file);
     if (!entry) {
       // The file vanished (dist/ swapped under us): look again from a fresh index.
-      reload();
+      scheduleReload(0);
       if (status === 404) return sendPlainNotFound(res);
       return sendNotFound(req, res);
     }
@@ -355,23 +362,39 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   }
 
   function reload(): void {
+    let next: ReturnType<typeof sirv>;
+    try {
+      realRoot = realpathSync(root);
+      next = createSirv(root);
+    } catch {
+      // dist/ is missing for a moment (between the build's two renames): keep the old index, look again soon.
+      scheduleReload(1000);
+      return;
+    }
     generation++;
-    handler = createSirv(root);
+    handler = next;
     resolutions = new Map();
     entries = new Map();
     cachedBytes = 0;
   }
 
-  let watcher: FSWatcher | null = null;
   let timer: NodeJS.Timeout | null = null;
+  /** Coalesces reload requests (a burst of watch events, requests for files that vanished). */
+  function scheduleReload(delayMs: number): void {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      reload();
+    }, delayMs);
+    timer.unref();
+  }
+
+  let watcher: FSWatcher | null = null;
   if (opts.watch !== false) {
-    // The build renames a finished dist/ into place: watch its parent for that rename.
+    // The build renames a finished dist/ into place (a deploy may swap a symlink): watch its parent for that.
     try {
       watcher = watch(dirname(root), { persistent: false }, (_event, name) => {
-        if (name !== basename(root)) return;
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(reload, 200);
-        timer.unref();
+        if (name === basename(root)) scheduleReload(200);
       });
       watcher.on('error', () => undefined);
     } catch {

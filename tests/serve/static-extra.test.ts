@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningServer, type ServeOptions, startServer } from '../../src/serve/server.js';
+import { FIXTURE_DIST, type Sandbox, request, sandbox } from './helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function serve(box: Sandbox, extra: Partial<ServeOptions> = {}): Promise<RunningServer> {
+  const s = await startServer({ dir: box.dist, dataDir: box.dataDir, port: 0, watch: false, log: () => undefined, ...extra });
+  cleanups.push(() => s.close());
+  return s;
+}
+
+function freshBox(): Sandbox {
+  const box = sandbox();
+  cleanups.push(() => box.cleanup());
+  return box;
+}
+
+describe('large files (streamed from disk)', () => {
+  it('streams whole files and ranges above the in-memory limit', async () => {
+    const box = freshBox();
+    const blob = randomBytes(300_000);
+    writeFileSync(join(box.dist, 'images', 'catalogue.pdf'), blob);
+    const s = await serve(box, { maxEntryBytes: 64 * 1024 });
+    const whole = await request(s.url, '/images/catalogue.pdf', { headers: { 'accept-encoding': 'br' } });
+    expect(whole.status).toBe(200);
+    expect(whole.headers['content-type']).toBe('application/pdf');
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    expect(whole.body.equals(blob)).toBe(true);
+    const part = await request(s.url, '/images/catalogue.pdf', { headers: { range: 'bytes=100000-100099' } });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 100000-100099/300000');
+    expect(part.body.equals(blob.subarray(100_000, 100_100))).toBe(true);
+    const tail = await request(s.url, '/images/catalogue.pdf', { headers: { range: 'bytes=-10' } });
+    expect(tail.body.equals(blob.subarray(-10))).toBe(true);
+    const etag = String(whole.headers.etag);
+    expect((await request(s.url, '/images/catalogue.pdf', { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+});
+
+describe('precompressed siblings', () => {
+  it('serves a .br sibling the build wrote, and never the sibling as a page of its own', async () => {
+    const box = freshBox();
+    const marker = Buffer.from('/* precompressed by the build */');
+    writeFileSync(join(box.dist, 'assets', 'main-8b2e4d.js.br'), brotliCompressSync(marker));
+    const s = await serve(box);
+    const r = await request(s.url, '/assets/main-8b2e4d.js', { headers: { 'accept-encoding': 'br' } });
+    expect(r.headers['content-encoding']).toBe('br');
+    expect(r.body.equals(brotliCompressSync(marker))).toBe(true);
+    expect((await request(s.url, '/assets/main-8b2e4d.js.br')).status).toBe(404);
+  });
+});
+
+describe('a new build swapped in', () => {
+  it('is served without a restart', async () => {
+    const box = freshBox();
+    const s = await serve(box, { watch: true });
+    const before = await request(s.url, '/thanks');
+    expect(before.text).toContain('We received your inquiry.');
+    // What the build does: write a complete new dist beside, rename the old one aside, rename the new one in.
+    const next = join(box.root, '.dist-next');
+    cpSync(FIXTURE_DIST, next, { recursive: true });
+    writeFileSync(join(next, 'thanks', 'index.html'), '<!doctype html><title>Thanks</title><p>Rebuilt thank-you page.</p>');
+    mkdirSync(join(next, 'news'));
+    writeFileSync(join(next, 'news', 'index.html'), '<!doctype html><title>News</title><p>News list.</p>');
+    renameSync(box.dist, join(box.root, 'dist.old'));
+    renameSync(next, box.dist);
+    await expect.poll(async () => (await request(s.url, '/thanks')).text, { timeout: 5000 }).toContain('Rebuilt thank-you page.');
+    expect((await request(s.url, '/news')).status).toBe(200);
+    expect((await request(s.url, '/about-us')).status).toBe(200);
+  });
+
+  it('follows a deploy that swaps a dist/ symlink to another release', async () => {
+    const box = freshBox();
+    const releases = join(box.root, 'releases');
+    mkdirSync(releases);
+    renameSync(box.dist, join(releases, 'a'));
+    cpSync(join(releases, 'a'), join(releases, 'b'), { recursive: true });
+    writeFileSync(join(releases, 'b', 'thanks', 'index.html'), '<!doctype html><title>Thanks</title><p>Release b.</p>');
+    symlinkSync(join(releases, 'a'), box.dist);
+    const s = await serve(box, { watch: true });
+    expect((await request(s.url, '/thanks')).text).toContain('We received your inquiry.');
+    symlinkSync(join(releases, 'b'), join(box.root, 'dist.tmp'));
+    renameSync(join(box.root, 'dist.tmp'), box.dist);
+    await expect.poll(async () => (await request(s.url, '/thanks')).text, { timeout: 5000 }).toContain('Release b.');
+    // Release a deleted: nothing of it is served any more, and nothing crashes.
+    rmSync(join(releases, 'a'), { recursive: true });
+    expect((await request(s.url, '/monomer')).status).toBe(200);
+  });
+
+  it('keeps running while dist/ is missing for a moment', async () => {
+    const box = freshBox();
+    const s = await serve(box, { watch: true });
+    expect((await request(s.url, '/monomer')).status).toBe(200);
+    renameSync(box.dist, join(box.root, 'dist.old'));
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await request(s.url, '/contact-us')).status).toBe(404);
+    renameSync(join(box.root, 'dist.old'), box.dist);
+    await expect.poll(async () => (await request(s.url, '/contact-us')).status, { timeout: 5000 }).toBe(200);
+  });
+});

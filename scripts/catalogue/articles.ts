@@ -10,7 +10,20 @@ import { INGREDIENTS_2 } from './ingredient-facts-2.js';
 import type { Ingredient } from './ingredient-types.js';
 import { cap, joinList, pick, pickSome, prng, wordCount } from './util.js';
 
-export const INGREDIENTS: Ingredient[] = [...INGREDIENTS_1, ...INGREDIENTS_2];
+/**
+ * Fact sentences are written to stand alone, but a few start with "It" or "They";
+ * an article may place them under any heading, so the pronoun becomes the name.
+ */
+function ownSentences(i: Ingredient): Ingredient {
+  const name = cap(mid(i.name));
+  const fix = (s: string) =>
+    s.replace(/^It /, `${name} `).replace(/^Its /, `${name}’s `).replace(/^They /, `${name} powders `);
+  const out = { ...i };
+  for (const k of ['what', 'source', 'history', 'amt', 'safe', 'avoid', 'store', 'form', 'time'] as const) out[k] = fix(i[k]);
+  return out;
+}
+
+export const INGREDIENTS: Ingredient[] = [...INGREDIENTS_1, ...INGREDIENTS_2].map(ownSentences);
 const BY_KEY = new Map(INGREDIENTS.map((i) => [i.key, i]));
 
 export interface ArticleDraft {
@@ -449,9 +462,12 @@ function compareBody(a: Ingredient, b: Ingredient, r: () => number): Block[] {
 }
 
 /** "L-theanine", "NMN", "green tea extract" → the ingredient with that name or key, if any. */
+const ALIASES: Record<string, string> = { dhm: 'dihydromyricetin', rhodiola: 'rhodiola', coq10: 'coenzyme-q10' };
+
 function resolveIngredient(name: string): Ingredient | undefined {
-  const norm = (s: string) => s.toLowerCase().replace(/[’']/g, '').replace(/[^a-z0-9]+/g, '-');
-  return BY_KEY.get(norm(name)) ?? INGREDIENTS.find((i) => norm(i.name) === norm(name));
+  const norm = (s: string) => s.toLowerCase().replace(/[’']/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const key = ALIASES[norm(name)] ?? norm(name);
+  return BY_KEY.get(key) ?? INGREDIENTS.find((i) => norm(i.name) === key);
 }
 
 function combineBody(a: Ingredient, partner: string, r: () => number): Block[] {
@@ -555,6 +571,7 @@ export function ensureLength(draft: ArticleDraft, minWords: number): void {
     [h2('Who should be careful'), p(ing.avoid)],
     [h2('Common partners'), p(`${cap(mid(ing.name))} is often combined with ${joinList(ing.combos)} in finished products.`)],
     [h2('Formats'), p(`Typical formats for ${mid(ing.name)} are ${joinList(ing.forms)}.`)],
+    [h2('How lots are tested'), p(`Each lot of ${mid(ing.name)} should be tested by ${ing.test}, with moisture, heavy metals and microbial counts on the certificate of analysis.`)],
     [h2('Working with a supplier'), p(pick(r, SUPPLY_CLOSERS)(ing))],
   ];
   const text = (b: Block[]) => blocksText(b);
@@ -586,8 +603,15 @@ export function blocksText(blocks: readonly Block[]): string {
     .join('\n');
 }
 
+/** One or two sentences from the opening paragraph, long enough for a card or a fallback meta description. */
 export function summaryOf(draft: ArticleDraft): string {
   const ing = BY_KEY.get(draft.about[0])!;
-  const first = blocksText(draft.body.slice(0, 1)).split(/(?<=\.) /)[0];
-  return first.length >= 60 && first.length <= 220 ? first : `${draft.headline} ${ing.what.split(/(?<=\.) /)[0]}`;
+  const opening = draft.body.find((b) => b.type === 'paragraph');
+  const sentences = blocksText(opening ? [opening] : []).split(/(?<=[.?]) /);
+  let out = '';
+  for (const s of sentences) {
+    if (out.length >= 80 || (out + ' ' + s).length > 240) break;
+    out = out === '' ? s : `${out} ${s}`;
+  }
+  return out.length >= 60 ? out : `${out} ${ing.what.split(/(?<=\.) /)[0]}`.trim();
 }

@@ -11,6 +11,8 @@ import { Home } from '../templates/Home.js';
 import { KnowledgeList } from '../templates/KnowledgeList.js';
 import { Footer } from '../templates/Footer.js';
 import { Header } from '../templates/Header.js';
+import { InquiryFormMarkup, type InquiryFormProps } from '../templates/InquiryFields.js';
+import { SlotContext, formSlot, type SlotSink } from '../templates/slots.js';
 import { Layout, SLOT } from '../templates/Layout.js';
 import { NewsDetail } from '../templates/NewsDetail.js';
 import { NewsList } from '../templates/NewsList.js';
@@ -79,6 +81,35 @@ function chrome(model: SiteModel, key: string, render: () => string): string {
   return html;
 }
 
+/** Attribute escaping exactly as React 19 writes it, so a filled slot equals a direct render. */
+const ATTR_ESCAPES: Record<string, string> = { '"': '&quot;', '&': '&amp;', "'": '&#x27;', '<': '&lt;', '>': '&gt;' };
+export const escapeAttribute = (value: string): string => value.replace(/["&'<>]/g, (c) => ATTR_ESCAPES[c]);
+
+// Markers stand in for the two per-page values while a form is rendered once; NUL never
+// occurs in the form's own text, and React writes it through unescaped.
+const PAGE_MARK = '\u0000page\u0000';
+const PRODUCT_MARK = '\u0000product\u0000';
+
+/** A form's HTML from the per-model cache, with this page's path and product filled in. */
+function formHtml(model: SiteModel, props: InquiryFormProps): string {
+  const { formId, action, type = 'quote', submitLabel = '', className = '' } = props;
+  const template = chrome(model, `form:${formId}|${action}|${type}|${submitLabel}|${className}`, () =>
+    renderToStaticMarkup(<InquiryFormMarkup {...props} page={PAGE_MARK} product={PRODUCT_MARK} />),
+  );
+  return template.split(PAGE_MARK).join(escapeAttribute(props.page)).split(PRODUCT_MARK).join(escapeAttribute(props.product ?? ''));
+}
+
+function fillForms(model: SiteModel, html: string, sink: SlotSink): string {
+  let out = html;
+  sink.forms.forEach((props, i) => {
+    const slot = formSlot(i);
+    const at = out.indexOf(slot);
+    if (at < 0) throw new Error(`form slot ${i} missing from the rendered page`);
+    out = out.slice(0, at) + formHtml(model, props) + out.slice(at + slot.length);
+  });
+  return out;
+}
+
 /** The document with the header and footer slots filled in. */
 function documentHtml(model: SiteModel, section: string, page: string): string {
   const header = chrome(model, `header:${section}`, () => renderToStaticMarkup(<Header model={model} section={section} />));
@@ -127,12 +158,15 @@ export function renderRoute(model: SiteModel, route: RouteRecord): string {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
+  const sink: SlotSink = { forms: [] };
   const page = renderToStaticMarkup(
-    <Layout model={model} head={head} screen={route.screen}>
-      <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
-    </Layout>,
+    <SlotContext.Provider value={sink}>
+      <Layout model={model} head={head} screen={route.screen}>
+        <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
+      </Layout>
+    </SlotContext.Provider>,
   );
-  return documentHtml(model, SECTION[view.screen], page);
+  return documentHtml(model, SECTION[view.screen], fillForms(model, page, sink));
 }
 
 /** What the sitemap and the build report need to know about a route, without rendering it. */

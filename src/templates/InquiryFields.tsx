@@ -3,8 +3,9 @@
  * exactly as docs/CONTRACTS.md "Markup the browser code relies on" names
  * them: the browser code validates against src/core/inquiry.ts by field name.
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useContext } from 'react';
 import { INQUIRY_TYPES, INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry.js';
+import { SlotContext } from './slots.js';
 
 export interface InquiryFormProps {
   /** Unique on the page; prefixes every control id. */
@@ -31,7 +32,15 @@ function Field({ formId, name, label, required, children }: { formId: string; na
   );
 }
 
-export function InquiryForm({ formId, action, page, product = '', type = 'quote', submitLabel = 'Send inquiry', className = '' }: InquiryFormProps) {
+/** The form, or its slot when the render stage fills forms in from its cache (see slots.tsx). */
+export function InquiryForm(props: InquiryFormProps) {
+  const sink = useContext(SlotContext);
+  if (!sink) return <InquiryFormMarkup {...props} />;
+  const index = sink.forms.push(props) - 1;
+  return <template data-slot={`form-${index}`}></template>;
+}
+
+export function InquiryFormMarkup({ formId, action, page, product = '', type = 'quote', submitLabel = 'Send inquiry', className = '' }: InquiryFormProps) {
   const id = (name: string) => `${formId}-${name}`;
   const err = (name: string) => `${formId}-${name}-error`;
   return (

@@ -63,6 +63,31 @@ describe('header and footer rendered once per model', () => {
   });
 });
 
+describe('inquiry forms filled in from the per-model cache', () => {
+  test('equal a direct render, byte for byte, with values that need escaping', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { createElement } = await import('react');
+    const { InquiryFormMarkup } = await import('../../src/templates/InquiryFields.js');
+    const { escapeAttribute } = await import('../../src/render/page.js');
+    expect(escapeAttribute(`a"b&c'd<e>f`)).toBe(renderToStaticMarkup(createElement('i', { title: `a"b&c'd<e>f` })).slice(10, -6));
+    const name = `Q"&'<x> $' $& \u2028`;
+    const catalogue = fixtureCatalogue({ productName: name });
+    const model = createSiteModel(catalogue, ASSETS);
+    const route = catalogue.routes.find((r) => r.path === '/monomer/bulk-curcumin')!;
+    const html = renderRoute(model, route);
+    const direct = renderToStaticMarkup(
+      createElement(InquiryFormMarkup, { formId: 'inquire', action: '/api/inquiry', page: route.path, product: catalogue.products[0].name, type: 'quote' }),
+    );
+    expect(html).toContain(direct);
+    expect(html).not.toContain('data-slot');
+    expect(html).not.toContain('\u0000');
+    // A second product page reuses the cached form with its own values.
+    const other = renderRoute(model, catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!);
+    expect(other).toContain('name="product" value="Bulk Quercetin"');
+    expect(other).toContain('name="page" value="/monomer/bulk-quercetin"');
+  });
+});
+
 describe('Home', () => {
   test('title, banners, trust points, featured categories and products, latest articles and news', () => {
     const { $ } = renderPath('/');

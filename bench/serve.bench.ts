@@ -10,8 +10,10 @@
  * Both servers run as child processes and get the same warm-up; requests
  * carry a browser's Accept-Encoding (both servers compress).
  *
- * The site served is `dist/` when it has been built, else a synthetic dist
- * made of the serve test fixture with 300 product pages.
+ * The site served is `--dir=<folder>` if given, else `dist/` when it has been
+ * built, else a synthetic dist made of the serve test fixture with 300
+ * product pages. `--runs=n` and `--duration=seconds` change the schedule
+ * (`npm run bench -- serve --dir=dist --runs=5`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,9 +45,18 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function option(args: string[], name: string, fallback: number): number {
+/** `--name=value` (bench/run.ts would take a separate value for a section name) or `--name value`. */
+function optionText(args: string[], name: string): string | undefined {
+  const eq = args.find((a) => a.startsWith(`--${name}=`));
+  if (eq) return eq.slice(name.length + 3);
   const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+function option(args: string[], name: string, fallback: number): number {
+  const n = Number(optionText(args, name) ?? fallback);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}: expected a positive number`);
+  return n;
 }
 
 function syntheticDist(dir: string): string {
@@ -130,10 +141,13 @@ export async function run(args: string[]): Promise<void> {
   const runs = option(args, 'runs', 3);
   const seconds = option(args, 'duration', 5);
   const work = mkdtempSync(join(tmpdir(), 'site-serve-bench-'));
+  const dirOption = optionText(args, 'dir');
+  const given = dirOption ? resolve(dirOption) : null;
   const built = join(ROOT, 'dist');
-  const dist = existsSync(join(built, 'index.html')) ? built : syntheticDist(work);
+  const dist = given ?? (existsSync(join(built, 'index.html')) ? built : syntheticDist(work));
   const paths = pagePaths(dist, 60);
-  process.stdout.write(`site: ${dist === built ? 'dist/' : 'synthetic dist (no dist/ built yet)'}, ${paths.length} pages cycled; ${runs} runs of ${seconds} s; Accept-Encoding: ${HEADERS['accept-encoding']}\n`);
+  const what = given ? given : dist === built ? 'dist/' : 'synthetic dist (no dist/ built yet)';
+  process.stdout.write(`site: ${what}, ${paths.length} pages cycled; ${runs} runs of ${seconds} s; Accept-Encoding: ${HEADERS['accept-encoding']}\n`);
 
   const sitePort = await freePort();
   const servePort = await freePort();

@@ -8,7 +8,7 @@ import type { Block } from '../../src/load/schema.js';
 import { INGREDIENTS_1 } from './ingredient-facts-1.js';
 import { INGREDIENTS_2 } from './ingredient-facts-2.js';
 import type { Ingredient } from './ingredient-types.js';
-import { cap, joinList, pick, pickSome, prng, wordCount } from './util.js';
+import { cap, joinList, mid, pick, pickSome, prng, wordCount } from './util.js';
 
 /**
  * Fact sentences are written to stand alone, but a few start with "It" or "They";
@@ -44,19 +44,6 @@ const h3 = (text: string): Block => ({ type: 'heading', level: 3, text });
 const p = (text: string): Block => ({ type: 'paragraph', text });
 const ul = (items: string[]): Block => ({ type: 'list', items });
 const ol = (items: string[]): Block => ({ type: 'list', ordered: true, items });
-
-/** The name as it reads mid-sentence: "curcumin", "NMN", "L-theanine", "vitamin B12". */
-export function mid(name: string): string {
-  return name
-    .split(' ')
-    .map((w) => {
-      if (/^[A-Z0-9-]{2,}$/.test(w) || /^[A-Z]\d+\)?$/.test(w) || /^Q10$/.test(w) || /^5-HTP$/.test(w)) return w;
-      if (w.startsWith('L-') || w.startsWith('D-')) return w.slice(0, 2) + w.slice(2).toLowerCase();
-      if (w.startsWith('(') && /^\([A-Z][a-z]/.test(w)) return '(' + w.slice(1).toLowerCase();
-      return w.toLowerCase();
-    })
-    .join(' ');
-}
 
 const KIND_NOUN: Record<Ingredient['kind'], string> = {
   compound: 'ingredient',

@@ -262,7 +262,7 @@ choline-bitartrate-powder | Choline Bitartrate Powder | Choline bitartrate | 98%
 euphohelioscopin-a | Euphohelioscopin A | Euphorbia helioscopia L. | 98% (HPLC) | White powder | whole herb | res,pharm | Euphohelioscopin A is a jatrophane diterpenoid of sun spurge, isolated for research on multidrug resistance in cells.
 euphoscopin-c | Euphoscopin C | Euphorbia helioscopia L. | 98% (HPLC) | White powder | whole herb | res,pharm | Euphoscopin C is a jatrophane diterpene polyester from sun spurge used as a reference standard and research intermediate.
 euphornin-l | Euphornin L | Euphorbia helioscopia L. | 98% (HPLC) | White powder | whole herb | res,pharm | Euphornin L belongs to the macrocyclic diterpenes of Euphorbia and is supplied for structure-activity studies.
-euphoscopin-b | Euphoscopin B | Euphorbia helioscopia L. | 98% (HPLC) | White to off-white powder | whole herb | res,pharm | Euphoscopin B is a sun spurge diterpenoid isolated by repeated column chromatography and supplied in milligram to gram lots.
+euphoscopin-b | Euphoscopin B | Euphorbia helioscopia L. | 98% (HPLC) | White to off-white powder | whole herb | res,pharm | Euphoscopin B is a sun spurge diterpenoid isolated by repeated column chromatography and supplied from gram research lots up to kilogram scale.
 tricoumarin-spermidine | Tricoumaroyl Spermidine | Carthamus tinctorius L. (pollen) | 98% (HPLC) | Light yellow powder | flower pollen | res,cos | N1,N5,N10-tri-p-coumaroyl spermidine is a phenolamide of safflower and rapeseed pollen, studied in research on enzyme inhibition.
 `,
   'mushroom-extract': `
@@ -335,4 +335,20 @@ export const APPLICATIONS: Record<string, string> = {
   color: 'Natural colouring of foods and drinks',
   flav: 'Seasonings, spice blends and flavourings',
   sweet: 'Sugar reduction in foods and drinks',
+};
+
+/** The same codes as they read inside a sentence ("goes into dietary supplements and herbal teas"). */
+export const APP_PHRASES: Record<string, string> = {
+  sup: 'dietary supplements',
+  bev: 'functional drinks',
+  food: 'functional foods and bakery',
+  cos: 'cosmetics',
+  feed: 'animal feed',
+  sport: 'sports nutrition',
+  pharm: 'pharmaceutical development',
+  res: 'laboratory research',
+  tea: 'herbal teas',
+  color: 'natural food colouring',
+  flav: 'seasonings and flavourings',
+  sweet: 'sugar-reduced foods and drinks',
 };

@@ -5,8 +5,8 @@
  */
 import type { Block, Product } from '../../src/load/schema.js';
 import { categoryId } from './categories.js';
-import { APPLICATIONS, PRODUCT_TABLE } from './product-table.js';
-import { addDays, cap, joinList, nodeIdFor, pick, prng } from './util.js';
+import { APPLICATIONS, APP_PHRASES, PRODUCT_TABLE } from './product-table.js';
+import { addDays, cap, joinList, mid, nodeIdFor, pick, prng } from './util.js';
 
 export interface ProductRow {
   slug: string;
@@ -100,7 +100,7 @@ function methodText(row: ProductRow, rand: () => number): string {
     case 'proportional-extract': {
       const r = ratio ? Number(ratio[1]) : 10;
       return pick(rand, [
-        `${spec.split(' ')[0]} is a ratio, not an assay: about ${r} kilograms of dried ${part} are extracted to make one kilogram of ${name.toLowerCase()}. The extract is concentrated under vacuum and spray-dried on a minimal carrier.`,
+        `${spec.split(' ')[0]} is a ratio, not an assay: about ${r} kilograms of dried ${part} are extracted to make one kilogram of ${mid(name)}. The extract is concentrated under vacuum and spray-dried on a minimal carrier.`,
         `For the ${r}:1 grade we extract ${r} kg of dried ${part} with hot water, concentrate it and spray-dry it. The ratio is recorded for every batch, and TLC confirms the herb’s identity against a reference sample.`,
         `A proportional extract keeps the whole spectrum of the ${part} rather than one marker: ${r} parts of dried herb give one part of powder, made by hot-water extraction, vacuum concentration and spray drying.`,
       ]);
@@ -121,13 +121,13 @@ function methodText(row: ProductRow, rand: () => number): string {
       return pick(rand, [
         `Every lot is tested against the ${/USP|BP|EP/.exec(spec)?.[0] ?? 'USP'} monograph: identity, assay, loss on drying, heavy metals and related substances. Diluted grades are blended on validated equipment and tested for content uniformity.`,
         `Vitamins are dosed in milligrams or micrograms, so uniformity matters as much as purity: we test assay and identity on every lot and, for diluted grades, the spread between samples from different drums.`,
-        `The ${name.toLowerCase()} we ship is sourced from ${part === 'synthesis' ? 'established chemical synthesis lines' : part} and re-tested in our laboratory on arrival for assay, identity and heavy metals before it is repacked or blended.`,
+        `The ${mid(name)} we ship is sourced from ${part === 'synthesis' ? 'established chemical synthesis lines' : part} and re-tested in our laboratory on arrival for assay, identity and heavy metals before it is repacked or blended.`,
       ]);
     case 'amino-acid':
       return pick(rand, [
         `It is produced by fermentation of corn-derived glucose with a selected Corynebacterium or E. coli strain, then separated, decolourised with activated carbon and crystallised; the crystals meet ${spec}.`,
         `Fermentation grade amino acids are the L-form the body uses. After fermentation the broth is filtered, the amino acid is recovered by ion exchange and crystallised, then dried and sieved.`,
-        `Our ${name.toLowerCase()} is a fermentation product, not a hydrolysate of hair or feathers; it is vegan, made without animal raw materials, and tested for assay, specific rotation and heavy metals.`,
+        `Our ${mid(name)} is a fermentation product, not a hydrolysate of hair or feathers; it is vegan, made without animal raw materials, and tested for assay, specific rotation and heavy metals.`,
       ]);
     case 'intermediate':
       return pick(rand, [
@@ -151,7 +151,7 @@ function methodText(row: ProductRow, rand: () => number): string {
           ])
         : pick(rand, [
             `It is made from ${part}, purified and dried to ${spec}; every lot is tested for assay, moisture, heavy metals and microbial counts.`,
-            `Our ${name.toLowerCase()} comes from ${part}. The process is validated in our GMP factory, and the specification of ${spec} is confirmed in our laboratory before shipment.`,
+            `Our ${mid(name)} comes from ${part}. The process is validated in our GMP factory, and the specification of ${spec} is confirmed in our laboratory before shipment.`,
             `Starting from ${part}, the ingredient is purified, concentrated and dried; the assay of ${spec} and the residue limits are checked lot by lot.`,
           ]);
     default:
@@ -173,9 +173,13 @@ const QUALITY = [
 const SUPPLY = [
   (p: ProductRow) => `We pack ${p.name} in 1-10kg foil bags or 25kg drums and dispatch in 1-2 working days from stock. The MOQ is 1-5kg, a free sample is available for evaluation, and bulk wholesale prices apply to larger orders.`,
   (p: ProductRow) => `Ask for a free sample before you order. Standard packing is a 1-10kg foil bag or a 25kg fibre drum with double PE liners; the MOQ is 1-5kg and stock lots ship in 1-2 working days.`,
-  (p: ProductRow) => `For bulk and wholesale buyers we offer 25kg drums; for trials and smaller runs, 1-10kg foil bags. Orders from the MOQ of 1-5kg ship within 1-2 working days, and a free sample of ${p.name.toLowerCase()} is available.`,
+  (p: ProductRow) => `For bulk and wholesale buyers we offer 25kg drums; for trials and smaller runs, 1-10kg foil bags. Orders from the MOQ of 1-5kg ship within 1-2 working days, and a free sample of ${mid(p.name)} is available.`,
   (p: ProductRow) => `Delivery takes 1-2 working days for stock lots. Choose 1-10kg foil bags or 25kg drums, start from an MOQ of 1-5kg, and request a free sample, a custom quote or private labelling through the inquiry form.`,
 ];
+
+/** Research compounds ship in small lots first; the kilogram terms apply to scale-up orders. */
+const researchSupply = (p: ProductRow): string =>
+  `Research quantities of ${p.name} are packed in amber glass vials under nitrogen; for scale-up we pack 1-10kg foil bags or 25kg drums, with an MOQ of 1-5kg and dispatch in 1-2 working days. A free sample is available to qualified laboratories.`;
 
 const CERTIFICATIONS = ['ISO9001', 'ISO22000', 'HALAL', 'KOSHER'];
 const PACKAGE = ['1-10kg foil bag', '25kg drum'];
@@ -196,7 +200,7 @@ export function productBlocks(row: ProductRow): Block[] {
   blocks.push({
     type: 'paragraph',
     text: pick(rand, [
-      `Our ${row.name.toLowerCase()}${latinPart} is supplied as ${article(row.appearance.toLowerCase())} with a specification of ${row.spec}.`,
+      `Our ${mid(row.name)}${latinPart} is supplied as ${article(row.appearance.toLowerCase())} with a specification of ${row.spec}.`,
       `We supply ${row.name}${latinPart} to the specification ${row.spec}; it is ${article(row.appearance.toLowerCase())}.`,
       `Specification: ${row.spec}. ${row.name}${latinPart} leaves our factory as ${article(row.appearance.toLowerCase())}.`,
     ]),
@@ -229,18 +233,19 @@ export function productBlocks(row: ProductRow): Block[] {
   blocks.push({ type: 'heading', level: 2, text: 'Applications' });
   blocks.push({
     type: 'paragraph',
-    text: `${row.name} is used in ${joinList(row.apps.map((c) => APPLICATIONS[c].split(':')[0].toLowerCase()))}. Typical formats:`,
+    text: `${row.name} goes into ${joinList(row.apps.map((c) => APP_PHRASES[c]))}. Typical uses:`,
   });
   blocks.push({ type: 'list', items: row.apps.map((c) => APPLICATIONS[c]) });
   blocks.push({ type: 'heading', level: 2, text: 'Quality, packing and delivery' });
   blocks.push({ type: 'paragraph', text: pick(rand, QUALITY) });
-  blocks.push({ type: 'paragraph', text: pick(rand, SUPPLY)(row) });
+  blocks.push({ type: 'paragraph', text: row.category === 'intermediate' ? researchSupply(row) : pick(rand, SUPPLY)(row) });
   return blocks;
 }
 
+/** Name, specification and the ingredient's defining fact, short enough for a card. */
 export function productSummary(row: ProductRow): string {
-  const first = row.about.split(/;|, which|\. /)[0].replace(/\.$/, '');
-  return `${row.name}, ${row.spec}. ${first}.`;
+  const fact = row.about.length <= 170 ? row.about.replace(/\.$/, '') : row.about.split(/;|, which|\. /)[0].replace(/\.$/, '');
+  return `${row.name}, ${row.spec}. ${fact}.`;
 }
 
 export interface ProductContext {

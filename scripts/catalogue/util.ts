@@ -100,3 +100,19 @@ export function joinList(items: readonly string[], conj = 'and'): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
 }
+
+/** Words of product and ingredient names that stay capitalised mid-sentence. */
+const PROPER = new Set(['St.', 'John’s', 'Jerusalem', 'Siberian', 'Korean', 'Japanese', 'Chinese', 'Tongkat', 'Ali', 'Montmorency']);
+
+/** The name as it reads mid-sentence: "curcumin", "NMN", "L-theanine", "vitamin B12". */
+export function mid(name: string): string {
+  return name
+    .split(' ')
+    .map((w) => {
+      if (/^[A-Z0-9-]{2,}$/.test(w) || /^[A-Z]\d*\)?$/.test(w) || /^Q10$/.test(w) || /^5-HTP$/.test(w) || PROPER.has(w)) return w;
+      if (w.startsWith('L-') || w.startsWith('D-')) return w.slice(0, 2) + w.slice(2).toLowerCase();
+      if (w.startsWith('(') && /^\([A-Z][a-z]/.test(w)) return '(' + w.slice(1).toLowerCase();
+      return w.toLowerCase();
+    })
+    .join(' ');
+}

@@ -131,12 +131,18 @@ function loadFile(abs: string, file: string, schema: z.ZodType): FileResult {
   if (result.success) return { value: result.data, diagnostics: [] };
 
   // Positions only now that there is something to report.
-  const locator = createLocator(parsed.text);
+  const problems = schemaProblems(result.error.issues);
+  const pointers = problems.map((p) => problemPointer(p.path));
+  const positions = createLocator(parsed.text).locateMany(pointers);
   return {
-    diagnostics: schemaProblems(result.error.issues).map((p): Diagnostic => {
-      const ptr = problemPointer(p.path);
-      return { code: 'load/schema', severity: 'error', file, pointer: ptr, ...locator.locate(ptr), message: `${fieldName(p.path)}: ${p.message}.` };
-    }),
+    diagnostics: problems.map((p, i): Diagnostic => ({
+      code: 'load/schema',
+      severity: 'error',
+      file,
+      pointer: pointers[i],
+      ...positions[i],
+      message: `${fieldName(p.path)}: ${p.message}.`,
+    })),
   };
 }
 

@@ -1,31 +1,31 @@
 /**
- * Line and column of a JSON pointer in a file. Only ever called when there is
- * a diagnostic to report, so the happy path never pays for a syntax tree:
- * `JSON.parse` reads the data, jsonc-parser re-reads a file only to point at it.
+ * Line and column of JSON pointers in a file. Only ever called when there
+ * are diagnostics to report, so the happy path never pays for it: a single
+ * pass over the text that descends only into the values a pointer leads
+ * through and skips everything else (no syntax tree: routes.json is large).
+ * The text has already been through JSON.parse, so it is valid JSON.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type * as JsoncParser from 'jsonc-parser';
 
-type Node = JsoncParser.Node;
-
-/**
- * jsonc-parser, loaded on first use: a run without diagnostics never needs
- * it, and its import would cost start-up time on every run. Synchronous
- * (its CommonJS build) so that locate() stays a plain function.
- */
-let jsonc: typeof JsoncParser | undefined;
-export function jsoncParser(): typeof JsoncParser {
-  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser;
-  return jsonc;
-}
-
 export interface Position {
   /** 1-based. */
   line: number;
   /** 1-based, in UTF-16 code units (what editors count). */
   column: number;
+}
+
+/**
+ * jsonc-parser, loaded on first use: only a syntax error needs it, and its
+ * import would cost start-up time on every run. Synchronous (its CommonJS
+ * build) so that callers stay plain functions.
+ */
+let jsonc: typeof JsoncParser | undefined;
+export function jsoncParser(): typeof JsoncParser {
+  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser;
+  return jsonc;
 }
 
 /** Splits an RFC 6901 pointer into its unescaped reference tokens. */
@@ -37,15 +37,17 @@ export function pointerTokens(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** A parsed file that can answer many position questions cheaply. */
+/** A file's text that answers position questions; answers are remembered. */
 export interface Locator {
   locate(pointer: string): Position;
+  /** Many pointers in one pass over the text. */
+  locateMany(pointers: readonly string[]): Position[];
   positionAt(offset: number): Position;
 }
 
 export function createLocator(text: string): Locator {
-  let tree: Node | undefined;
   let lineStarts: number[] | undefined;
+  const offsets = new Map<string, number>();
 
   const positionAt = (offset: number): Position => {
     lineStarts ??= computeLineStarts(text);
@@ -60,13 +62,16 @@ export function createLocator(text: string): Locator {
     return { line: lo + 1, column: offset - lineStarts[lo] + 1 };
   };
 
-  const locate = (pointer: string): Position => {
-    tree ??= jsoncParser().parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-    if (!tree) return { line: 1, column: 1 };
-    return positionAt(nodeOffset(deepestNode(tree, pointerTokens(pointer))));
+  const locateMany = (pointers: readonly string[]): Position[] => {
+    const missing = pointers.filter((p) => !offsets.has(p));
+    if (missing.length > 0) {
+      const found = findOffsets(text, missing);
+      for (const p of missing) offsets.set(p, deepestOffset(p, found));
+    }
+    return pointers.map((p) => positionAt(offsets.get(p)!));
   };
 
-  return { locate, positionAt };
+  return { locate: (pointer) => locateMany([pointer])[0], locateMany, positionAt };
 }
 
 /** Position of `pointer` in `text` (one-off; use createLocator for many). */
@@ -75,15 +80,10 @@ export function locateInText(text: string, pointer: string): Position {
 }
 
 // Later stages locate many diagnostics in the same few files (routes.json
-// above all): parse each file once per process, re-read it if it changed.
+// above all): read each file once per process, again only if it changed.
 const cache = new Map<string, { mtimeMs: number; size: number; locator: Locator }>();
 
-/**
- * Position of `pointer` in `file` (a path relative to the working directory,
- * as diagnostics carry it, or absolute). A file that cannot be read yields 1:1
- * so that reporting a problem never fails on the report itself.
- */
-export function locate(file: string, pointer: string): Position {
+function locatorFor(file: string): Locator | undefined {
   const abs = resolve(file);
   try {
     const st = statSync(abs);
@@ -92,9 +92,30 @@ export function locate(file: string, pointer: string): Position {
       hit = { mtimeMs: st.mtimeMs, size: st.size, locator: createLocator(stripBom(readFileSync(abs, 'utf8'))) };
       cache.set(abs, hit);
     }
-    return hit.locator.locate(pointer);
+    return hit.locator;
   } catch {
-    return { line: 1, column: 1 };
+    return undefined;
+  }
+}
+
+/**
+ * Position of `pointer` in `file` (a path relative to the working directory,
+ * as diagnostics carry it, or absolute). A file that cannot be read yields 1:1
+ * so that reporting a problem never fails on the report itself.
+ */
+export function locate(file: string, pointer: string): Position {
+  return locateMany(file, [pointer])[0];
+}
+
+/** Positions of many pointers of one file, in one pass. */
+export function locateMany(file: string, pointers: readonly string[]): Position[] {
+  const locator = locatorFor(file);
+  if (!locator) return pointers.map(() => ({ line: 1, column: 1 }));
+  try {
+    return locator.locateMany(pointers);
+  } catch {
+    // Not JSON after all (changed under us, or never was): point at the top.
+    return pointers.map(() => ({ line: 1, column: 1 }));
   }
 }
 
@@ -109,29 +130,110 @@ function computeLineStarts(text: string): number[] {
 }
 
 /**
- * Walks the pointer as far as the document goes: a missing field points at
- * the object that should hold it, which is where the editor has to add it.
+ * A missing field points at the deepest value that exists on its way (the
+ * object that should hold it), which is where the editor has to add it.
  */
-function deepestNode(root: Node, tokens: string[]): Node {
-  let node = root;
-  for (const token of tokens) {
-    let next: Node | undefined;
-    if (node.type === 'object') {
-      // The last duplicate key wins in JSON.parse, so point at that one.
-      const prop = node.children?.findLast((p) => p.children?.[0]?.value === token);
-      next = prop?.children?.[1];
-    } else if (node.type === 'array' && /^(0|[1-9]\d*)$/.test(token)) {
-      next = node.children?.[Number(token)];
-    }
-    if (!next) break;
-    node = next;
+function deepestOffset(pointer: string, found: Map<string, number>): number {
+  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+    const at = found.get(p);
+    if (at !== undefined) return at;
+    if (p === '') return 0;
   }
-  return node;
 }
 
-/** An object member is reported at its key (where the field's name is), anything else at its value. */
-function nodeOffset(node: Node): number {
-  const parent = node.parent;
-  if (parent?.type === 'property' && parent.children?.[1] === node) return parent.offset;
-  return node.offset;
+/**
+ * Offsets of the given pointers and of every prefix of them that exists. An
+ * object member is reported at its key (where the field's name is), an array
+ * item at its value. A repeated key: the last one, as JSON.parse keeps it.
+ */
+export function findOffsets(text: string, pointers: readonly string[]): Map<string, number> {
+  const wanted = new Set<string>(['']);
+  for (const p of pointers) {
+    for (let i = p.indexOf('/', 1); i !== -1; i = p.indexOf('/', i + 1)) wanted.add(p.slice(0, i));
+    wanted.add(p);
+  }
+  const found = new Map<string, number>();
+  const n = text.length;
+  let i = 0;
+
+  const skipSpace = () => {
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+    }
+  };
+  // i at the opening quote → i after the closing quote.
+  const skipString = () => {
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++;
+      else if (c === 0x22) {
+        i++;
+        return;
+      }
+    }
+  };
+  // Skips a whole value without looking inside it.
+  const skipValue = () => {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return skipString();
+    if (c === 0x7b || c === 0x5b) {
+      let depth = 0;
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) {
+          skipString();
+          i--;
+        } else if (d === 0x7b || d === 0x5b) depth++;
+        else if (d === 0x7d || d === 0x5d) {
+          depth--;
+          if (depth === 0) {
+            i++;
+            return;
+          }
+        }
+      }
+      return;
+    }
+    while (i < n && !/[,\]}\s]/.test(text[i])) i++;
+  };
+
+  // i at the start of a value whose pointer is `path`, reported at `at`.
+  const value = (path: string, at: number): void => {
+    if (!wanted.has(path)) return skipValue();
+    found.set(path, at);
+    const c = text.charCodeAt(i);
+    if (c === 0x7b) {
+      i++;
+      skipSpace();
+      while (i < n && text.charCodeAt(i) !== 0x7d) {
+        const keyAt = i;
+        skipString();
+        const raw = text.slice(keyAt + 1, i - 1);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(keyAt, i)) as string) : raw;
+        skipSpace();
+        i++; // the colon
+        skipSpace();
+        value(`${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, keyAt);
+        skipSpace();
+        if (text.charCodeAt(i) === 0x2c) i++;
+        skipSpace();
+      }
+      i++;
+    } else if (c === 0x5b) {
+      i++;
+      skipSpace();
+      for (let index = 0; i < n && text.charCodeAt(i) !== 0x5d; index++) {
+        value(`${path}/${index}`, i);
+        skipSpace();
+        if (text.charCodeAt(i) === 0x2c) i++;
+        skipSpace();
+      }
+      i++;
+    } else skipValue();
+  };
+
+  skipSpace();
+  value('', i);
+  return found;
 }

@@ -35,22 +35,17 @@ export interface ListRoutes {
   paged: Map<number, string>;
 }
 
-export interface NavLink {
-  /** Category id. */
-  id: string;
-  name: string;
-  /** First declared page of the category's list. */
-  path: string;
-}
-
-/** A navigation group: a top-level category or a category group, with its children. */
-export interface NavGroup {
+/**
+ * A navigation entry: a category (with a path) or a category group (without
+ * one, it has no page), with the categories under it, in display order.
+ */
+export interface NavNode {
   /** Category id or category group id. */
   id: string;
   name: string;
-  /** Absent for category groups, which have no page of their own. */
+  /** First declared page of the category's list; absent for category groups. */
   path?: string;
-  children: NavLink[];
+  children: NavNode[];
 }
 
 export interface SiteModel {
@@ -81,7 +76,8 @@ export interface SiteModel {
   screenPath: Map<string, string>;
   /** List node id → its declared routes. */
   lists: Map<string, ListRoutes>;
-  nav: NavGroup[];
+  /** All categories grouped by parent (top-level categories and category groups first). */
+  nav: NavNode[];
   /** Categories offered where a visitor is lost (search without results, 404, empty lists). */
   popularCategories: Category[];
   /** Newest content date of the whole catalogue: lastmod of pages with no content of their own. */
@@ -155,36 +151,46 @@ function listRoutes(routes: readonly RouteRecord[]): Map<string, ListRoutes> {
 }
 
 /**
- * Navigation of all categories grouped by parent: each top-level category
- * and each category group (site.categoryGroups) with the categories under it.
+ * Navigation of all categories grouped by parent: top-level categories and
+ * category groups (site.categoryGroups), each with the categories under it,
+ * to any depth. A parent id that names nothing counts as top level.
  */
-function navigation(site: SiteConfig, categories: readonly Category[], lists: Map<string, ListRoutes>): NavGroup[] {
-  const href = (c: Category): string => lists.get(c.id)?.pages[0]?.path ?? c.path;
+function navigation(site: SiteConfig, categories: readonly Category[], lists: Map<string, ListRoutes>): NavNode[] {
   const visible = categories.filter((c) => !c.all).sort((a, b) => a.order - b.order || compareText(a.name, b.name));
-  const ids = new Set(visible.map((c) => c.id));
-  const groupNames = new Map(site.categoryGroups.map((g) => [g.id, g.name]));
-  const children = new Map<string, NavLink[]>();
-  const tops: Array<{ order: number; key: string; group: NavGroup }> = [];
+  const known = new Set([...visible.map((c) => c.id), ...site.categoryGroups.map((g) => g.id)]);
+  const under = new Map<string | null, Category[]>();
   for (const c of visible) {
-    const parent = c.parentId;
-    if (parent && (ids.has(parent) || groupNames.has(parent))) {
-      const list = children.get(parent) ?? [];
-      list.push({ id: c.id, name: c.name, path: href(c) });
-      children.set(parent, list);
-    }
+    const parent = c.parentId && known.has(c.parentId) && c.parentId !== c.id ? c.parentId : null;
+    under.set(parent, [...(under.get(parent) ?? []), c]);
   }
-  for (const c of visible) {
-    const parent = c.parentId;
-    if (parent && (ids.has(parent) || groupNames.has(parent))) continue;
-    tops.push({ order: c.order, key: c.id, group: { id: c.id, name: c.name, path: href(c), children: [] } });
-  }
-  for (const [id, name] of groupNames) {
-    const members = visible.filter((c) => c.parentId === id);
+  const seen = new Set<string>();
+  const node = (c: Category): NavNode => {
+    seen.add(c.id);
+    const kids = (under.get(c.id) ?? []).filter((k) => !seen.has(k.id)); // a cycle in parentIds must not loop
+    return { id: c.id, name: c.name, path: lists.get(c.id)?.pages[0]?.path ?? c.path, children: kids.map(node) };
+  };
+  const tops: Array<{ order: number; node: NavNode }> = (under.get(null) ?? []).map((c) => ({ order: c.order, node: node(c) }));
+  for (const g of site.categoryGroups) {
+    const members = under.get(g.id) ?? [];
     if (members.length === 0) continue;
-    tops.push({ order: Math.min(...members.map((m) => m.order)), key: id, group: { id, name, children: [] } });
+    tops.push({ order: Math.min(...members.map((m) => m.order)), node: { id: g.id, name: g.name, children: members.map(node) } });
   }
-  tops.sort((a, b) => a.order - b.order || compareText(a.group.name, b.group.name));
-  return tops.map(({ key, group }) => ({ ...group, children: children.get(key) ?? [] }));
+  return tops.sort((a, b) => a.order - b.order || compareText(a.node.name, b.node.name)).map((t) => t.node);
+}
+
+/** Every category of the navigation, depth first (footer links, lookups). */
+export function navCategories(nav: readonly NavNode[]): NavNode[] {
+  return nav.flatMap((n) => [...(n.path ? [n] : []), ...navCategories(n.children)]);
+}
+
+/** The navigation entry of a category, at any depth. */
+export function findNav(nav: readonly NavNode[], id: string): NavNode | undefined {
+  for (const n of nav) {
+    if (n.id === id) return n;
+    const found = findNav(n.children, id);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function newestContentDate(catalogue: Catalogue): string {

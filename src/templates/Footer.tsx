@@ -1,5 +1,5 @@
 /** Site footer: contact details, category links and company links. */
-import { type SiteModel, screenHref } from '../render/model.js';
+import { type SiteModel, navCategories, screenHref } from '../render/model.js';
 import { safeHref } from '../render/text.js';
 
 /** `+86 29 8888 0000` → `tel:+862988880000`. */
@@ -8,7 +8,7 @@ export const telHref = (phone: string): string => 'tel:' + phone.replace(/[^+\d]
 export function Footer({ model }: { model: SiteModel }) {
   const { site } = model;
   const c = site.contact;
-  const categories = model.nav.flatMap((g) => [...(g.path ? [{ id: g.id, name: g.name, path: g.path }] : []), ...g.children]);
+  const categories = navCategories(model.nav);
   const social = (['linkedin', 'facebook', 'x'] as const)
     .map((k) => ({ k, href: site.social[k] ? safeHref(site.social[k]) : null }))
     .filter((s): s is { k: 'linkedin' | 'facebook' | 'x'; href: string } => s.href !== null);

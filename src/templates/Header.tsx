@@ -2,7 +2,7 @@
  * Site header: brand, search form and navigation of all categories. The
  * category menu is a <details>, so it opens on any screen without JavaScript.
  */
-import { type SiteModel, screenHref } from '../render/model.js';
+import { type NavNode, type SiteModel, screenHref } from '../render/model.js';
 
 export function Logo() {
   return (
@@ -10,6 +10,21 @@ export function Logo() {
       <circle cx="16" cy="16" r="16" fill="#1d4d2b" />
       <path d="M9 22c0-8 6-13 15-13-1 9-6 14-13 14 2-4 5-7 8-9-4 2-7 5-10 8z" fill="#cfe8b8" />
     </svg>
+  );
+}
+
+/** Categories under a navigation group, nested as deep as the catalogue goes. */
+function NavList({ nodes }: { nodes: readonly NavNode[] }) {
+  if (nodes.length === 0) return null;
+  return (
+    <ul>
+      {nodes.map((n) => (
+        <li key={n.id}>
+          {n.path ? <a href={n.path}>{n.name}</a> : n.name}
+          <NavList nodes={n.children} />
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -53,16 +68,14 @@ export function Header({ model, section }: { model: SiteModel; section: string }
                 <ul className="nav-groups">
                   {model.nav.map((group) => (
                     <li key={group.id}>
-                      {group.path ? <a className="nav-group-title" href={group.path}>{group.name}</a> : <span className="nav-group-title">{group.name}</span>}
-                      {group.children.length > 0 ? (
-                        <ul>
-                          {group.children.map((c) => (
-                            <li key={c.id}>
-                              <a href={c.path}>{c.name}</a>
-                            </li>
-                          ))}
-                        </ul>
-                      ) : null}
+                      {group.path ? (
+                        <a className="nav-group-title" href={group.path}>
+                          {group.name}
+                        </a>
+                      ) : (
+                        <span className="nav-group-title">{group.name}</span>
+                      )}
+                      <NavList nodes={group.children} />
                     </li>
                   ))}
                 </ul>

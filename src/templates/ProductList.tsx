@@ -1,5 +1,5 @@
 /** All products, a category, and their paged lists. An empty category says so and offers contact. */
-import { screenHref } from '../render/model.js';
+import { findNav, screenHref } from '../render/model.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { ProductCard } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';
@@ -9,7 +9,7 @@ import type { ScreenProps } from './props.js';
 
 export function ProductList({ model, route, view, crumbs }: ScreenProps<'products' | 'category'>) {
   const { category, items, pageNo, list } = view;
-  const sub = model.nav.find((g) => g.id === category.id)?.children ?? [];
+  const sub = findNav(model.nav, category.id)?.children ?? [];
   return (
     <div className="container">
       <Breadcrumbs crumbs={crumbs} />
@@ -22,7 +22,7 @@ export function ProductList({ model, route, view, crumbs }: ScreenProps<'product
         {sub.length > 0 ? (
           <ul className="chips" aria-label={`Categories in ${category.name}`}>
             {sub.map((c) => (
-              <li key={c.path}>
+              <li key={c.id}>
                 <a href={c.path}>{c.name}</a>
               </li>
             ))}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createSiteModel, neighbours, relatedArticles, relatedProducts } from '../../src/render/model.js';
+import { createSiteModel, findNav, navCategories, neighbours, relatedArticles, relatedProducts } from '../../src/render/model.js';
 import { ASSETS, ID, fixtureCatalogue } from './fixture.js';
 
 describe('createSiteModel', () => {
@@ -38,18 +38,24 @@ describe('createSiteModel', () => {
     expect(names(relatedProducts(model, withRelated))).toEqual(['L-Valine Powder', 'Berberine Powder', 'Bulk Quercetin']);
   });
 
-  test('navigation groups categories under their parent or category group, in order', () => {
+  test('navigation groups categories under their parent or category group, in order, to any depth', () => {
     expect(model.nav).toEqual([
-      { id: ID.herb, name: 'Herb Extract', path: '/herb-extract', children: [{ id: ID.monomer, name: 'Monomer', path: '/monomer/page-1' }] },
+      { id: ID.herb, name: 'Herb Extract', path: '/herb-extract', children: [{ id: ID.monomer, name: 'Monomer', path: '/monomer/page-1', children: [] }] },
       {
         id: ID.group,
         name: 'Nutrition',
         children: [
-          { id: ID.amino, name: 'Amino Acid', path: '/amino-acid' },
-          { id: ID.api, name: 'API', path: '/api' },
+          { id: ID.amino, name: 'Amino Acid', path: '/amino-acid', children: [] },
+          { id: ID.api, name: 'API', path: '/api', children: [] },
         ],
       },
     ]);
+    const nested = fixtureCatalogue();
+    nested.categories = nested.categories.map((c) => (c.id === ID.api ? { ...c, parentId: ID.amino } : c.id === ID.herb ? { ...c, parentId: ID.monomer } : c));
+    const nav = createSiteModel(nested, ASSETS).nav;
+    // API sits under Amino Acid under the group; a parent cycle (herb <-> monomer) still ends.
+    expect(findNav(nav, ID.amino)?.children.map((c) => c.name)).toEqual(['API']);
+    expect(navCategories(nav).map((c) => c.name)).toEqual(['Amino Acid', 'API']);
   });
 
   test('paths of screens and entities come from the registry', () => {

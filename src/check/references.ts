@@ -116,7 +116,13 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
       if (!routes.has(path) && !BUILT_FILES.test(path)) out.push(diagnostic('check/broken-link', 'error', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
     }
   };
-  const blocks = (file: string, base: string, list: readonly Block[]) => list.forEach((b, i) => eachLink(b, pointer(i), (ptr, href) => check(file, base + ptr, href)));
+  // Most blocks hold no link: look before building any pointer.
+  const blocks = (file: string, base: string, list: readonly Block[]) => {
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i];
+      if (b.type === 'paragraph' || b.type === 'list') eachLink(b, `${base}/${i}`, (ptr, href) => check(file, ptr, href));
+    }
+  };
 
   for (const p of catalogue.products) blocks(ctx.fileOf(p), '/description', p.description);
   for (const a of catalogue.articles) blocks(ctx.fileOf(a), '/body', a.body);
@@ -131,10 +137,13 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
 function eachLink(block: Block, at: string, visit: (ptr: string, href: string) => void): void {
   const rich = (value: string | readonly Inline[], ptr: string) => {
     if (typeof value === 'string') return;
-    value.forEach((inline, i) => typeof inline !== 'string' && visit(`${ptr}/${i}/href`, inline.href));
+    for (let i = 0; i < value.length; i++) {
+      const inline = value[i];
+      if (typeof inline !== 'string') visit(`${ptr}/${i}/href`, inline.href);
+    }
   };
   if (block.type === 'paragraph') rich(block.text, `${at}/text`);
-  else if (block.type === 'list') block.items.forEach((item, i) => rich(item, `${at}/items/${i}`));
+  else if (block.type === 'list') for (let i = 0; i < block.items.length; i++) rich(block.items[i], `${at}/items/${i}`);
 }
 
 function normalize(path: string): string {

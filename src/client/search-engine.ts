@@ -4,7 +4,7 @@
  */
 import MiniSearch from 'minisearch';
 import { SEARCH } from './constants.js';
-import { INDEX_OPTIONS, QUERY_OPTIONS, SEARCH_ENTRY_PATH, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from './search-options.js';
+import { INDEX_OPTIONS, processTerm, QUERY_OPTIONS, SEARCH_ENTRY_PATH, tokenize, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from './search-options.js';
 import { highlight, snippetWindow, type Segment } from './snippet.js';
 
 export interface Hit {
@@ -34,8 +34,14 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
     documents: file.docs.length,
     search(query) {
       let results = mini.search(query, QUERY_OPTIONS);
-      // All words first; if nothing has every word, any word is better than nothing.
-      if (results.length === 0) results = mini.search(query, { ...QUERY_OPTIONS, combineWith: 'OR' });
+      if (results.length === 0) {
+        // Nothing has every word: accept documents with at least half of them,
+        // so one stray word does not hide good results, and one common word
+        // ("1", "powder") does not pass off noise as an answer.
+        const words = new Set(tokenize(query).map(processTerm).filter((t): t is string => t !== null)).size;
+        const need = Math.max(1, Math.ceil(words / 2));
+        results = mini.search(query, { ...QUERY_OPTIONS, combineWith: 'OR' }).filter((r) => r.queryTerms.length >= need);
+      }
       return results.slice(0, SEARCH.maxResults).map((r) => {
         const [kind, url, title, excerpt] = file.docs[r.id as number];
         const terms = new Set(r.terms);

@@ -88,6 +88,8 @@ async function start(): Promise<void> {
     return;
   }
   container.removeAttribute('aria-busy');
+  // Time from navigation start until the index is usable, read by the end-to-end test.
+  container.dataset.readyMs = performance.now().toFixed(0);
   container.dataset.state = 'ready';
 
   const run = (q: string) => {

@@ -1,14 +1,16 @@
 /** After an inquiry: confirmation and where to go next. */
 import { screenHref } from '../render/model.js';
 import { Blocks } from './Blocks.js';
+import { Breadcrumbs } from './Breadcrumbs.js';
 import type { ScreenProps } from './props.js';
 import { listHref } from '../render/view.js';
 
-export function Thanks({ model, view }: ScreenProps<'thanks'>) {
+export function Thanks({ model, view, crumbs }: ScreenProps<'thanks'>) {
   const { page } = view;
   const all = model.allCategory;
   return (
     <div className="container narrow">
+      <Breadcrumbs crumbs={crumbs} />
       <header className="page-header">
         <h1>{page.heading}</h1>
         {page.intro ? <p className="lead">{page.intro}</p> : null}

@@ -23,6 +23,11 @@ describe('every screen', () => {
       .toArray()
       .map((el) => $(el).attr('id'));
     expect(new Set(ids).size).toBe(ids.length);
+    // Structured data describes what is on the page: a BreadcrumbList only where breadcrumbs show.
+    const types = $('script[type="application/ld+json"]')
+      .toArray()
+      .map((el) => (JSON.parse($(el).text()) as { '@type': string })['@type']);
+    expect(types.includes('BreadcrumbList')).toBe($('nav.breadcrumbs').length === 1);
   });
   test('the header navigates to every category, grouped by parent', () => {
     const { $ } = renderPath('/');

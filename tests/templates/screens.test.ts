@@ -233,7 +233,7 @@ describe('company and utility pages', () => {
   test('thanks leads home', () => {
     const { $ } = renderPath('/thanks');
     expect($('h1').text()).toBe('Thank you');
-    expect($('main a[href="/"]').text()).toBe('Back to the home page');
+    expect($('.hero-actions a[href="/"]').text()).toBe('Back to the home page');
   });
 });
 

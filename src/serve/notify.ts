@@ -141,6 +141,15 @@ export function startNotifier(store: InquiryStore, mailer: Mailer, opts: Notifie
 
 /** A nodemailer transport from an SMTP URL (smtp://user:pass@host:587, smtps://…). */
 export async function smtpMailer(url: string): Promise<Mailer> {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || !/^smtps?:$/.test(parsed.protocol) || !parsed.hostname) {
+    throw new Error('the SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465');
+  }
   const nodemailer = await import('nodemailer');
-  return nodemailer.createTransport(url) as unknown as Mailer;
+  return (nodemailer.default ?? nodemailer).createTransport(url) as unknown as Mailer;
 }

@@ -110,7 +110,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const store = openStore(opts.dataDir, { create: true });
   let notifier: Notifier | null = null;
   if (opts.notifyTo && (opts.mailer || opts.smtpUrl)) {
-    const mailer = opts.mailer ?? (await smtpMailer(opts.smtpUrl!));
+    let mailer: Mailer;
+    try {
+      mailer = opts.mailer ?? (await smtpMailer(opts.smtpUrl!));
+    } catch (err) {
+      store.close();
+      throw new ServeConfigError(`e-mail notification: ${err instanceof Error ? err.message : String(err)} (SITE_SMTP_URL or --smtp-url)`);
+    }
     notifier = startNotifier(store, mailer, {
       to: opts.notifyTo,
       from: opts.notifyFrom,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/serve/store.js';
-import { type Sandbox, VALID, request, sandbox } from './helpers.js';
+import { type Sandbox, VALID, fakeSmtp, request, sandbox } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/site', import.meta.url));
 const COMPILED = fileURLToPath(new URL('../../build/src/serve/server.js', import.meta.url));
@@ -66,6 +66,29 @@ describe('site serve (process)', () => {
     expect(s.stderr()).toMatch(/SIGTERM: finishing requests in flight, then closing the store/);
     // Closed cleanly: the WAL was checkpointed into the database file and removed.
     expect(existsSync(join(box.root, 'data-term', 'inquiries.db-wal'))).toBe(false);
+  });
+
+  it('e-mails each inquiry through the SMTP server SITE_SMTP_URL names', async () => {
+    const smtp = await fakeSmtp();
+    const s = await serve(['--data-dir', 'data-mail'], { SITE_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SITE_NOTIFY_TO: 'sales@supplier.example' });
+    try {
+      const r = await request(s.url, '/api/inquiry', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID) });
+      expect(r.status).toBe(201);
+      const { id } = JSON.parse(r.text) as { id: string };
+      await expect.poll(() => smtp.messages.length, { timeout: 15_000 }).toBe(1);
+      const mail = smtp.messages[0];
+      expect(mail).toMatch(/^To: sales@supplier\.example$/m);
+      expect(mail).toMatch(/^Reply-To: ada@buyer\.example$/m);
+      expect(mail).toContain(VALID.message);
+      await expect.poll(() => site(['inquiries', 'show', id, '--data-dir', 'data-mail']).stdout, { timeout: 5000 }).toMatch(/Notification:\s+sent/);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+      await smtp.close();
+    }
+    const bad = site(['serve', '--port', '0', '--data-dir', 'data-mail', '--smtp-url', 'mail.example.com', '--notify-to', 'a@b.example']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/the SMTP URL must look like smtp:\/\/user:password@host:587/);
   });
 
   it('refuses a data dir inside dist/ and a missing dist/ with exit code 2', () => {

@@ -1,7 +1,7 @@
 /** Test helpers for `site serve`: a temporary copy of the fixture dist and raw HTTP clients. */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,3 +88,53 @@ export const VALID = {
 } as const;
 
 export const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
+
+export interface FakeSmtp {
+  port: number;
+  /** The DATA of each message received. */
+  messages: string[];
+  close(): Promise<void>;
+}
+
+/** Just enough SMTP (RFC 5321, no TLS, no auth) for nodemailer to deliver a message. */
+export function fakeSmtp(): Promise<FakeSmtp> {
+  const messages: string[] = [];
+  const server = createNetServer((socket) => {
+    let buffer = '';
+    let data: string[] | null = null;
+    socket.write('220 fake.smtp ESMTP\r\n');
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 2);
+        if (data) {
+          if (line === '.') {
+            messages.push(data.join('\n'));
+            data = null;
+            socket.write('250 2.0.0 queued\r\n');
+          } else data.push(line.startsWith('..') ? line.slice(1) : line);
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-fake.smtp\r\n250 8BITMIME\r\n');
+        else if (verb === 'DATA') {
+          data = [];
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        port: (server.address() as { port: number }).port,
+        messages,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}

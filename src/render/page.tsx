@@ -153,11 +153,25 @@ function Screen(props: { model: SiteModel; route: RouteRecord; view: View; head:
   }
 }
 
+const factsOf = (head: HeadData): RouteFacts => ({
+  canonical: head.canonical,
+  indexable: head.indexable,
+  lastmod: head.lastmod,
+  metaFallback: head.metaFallback,
+});
+
+/**
+ * The facts of the route rendered last: the build asks for them right after
+ * rendering the same route, and they are already computed.
+ */
+let lastFacts: { model: SiteModel; route: RouteRecord; facts: RouteFacts } | undefined;
+
 /** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */
 export function renderRoute(model: SiteModel, route: RouteRecord): string {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
+  lastFacts = { model, route, facts: factsOf(head) };
   const sink: SlotSink = { forms: [] };
   const page = renderToStaticMarkup(
     <SlotContext.Provider value={sink}>
@@ -171,9 +185,9 @@ export function renderRoute(model: SiteModel, route: RouteRecord): string {
 
 /** What the sitemap and the build report need to know about a route, without rendering it. */
 export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
+  if (lastFacts && lastFacts.model === model && lastFacts.route === route) return { ...lastFacts.facts, metaFallback: [...lastFacts.facts.metaFallback] };
   const view = resolveView(model, route);
-  const head = computeHead(model, route, view, breadcrumbs(model, route, view));
-  return { canonical: head.canonical, indexable: head.indexable, lastmod: head.lastmod, metaFallback: head.metaFallback };
+  return factsOf(computeHead(model, route, view, breadcrumbs(model, route, view)));
 }
 
 /** dist/404.html. */

@@ -91,6 +91,20 @@ describe('robots', () => {
   });
 });
 
+describe('routeFacts after renderRoute', () => {
+  test('reuses what rendering computed and equals facts computed alone', () => {
+    const catalogue = fixtureCatalogue();
+    const model = createSiteModel(catalogue, ASSETS);
+    const fresh = createSiteModel(fixtureCatalogue(), ASSETS);
+    for (const route of catalogue.routes) {
+      renderRoute(model, route);
+      const facts = routeFacts(model, route);
+      facts.metaFallback.push('title'); // callers may keep and change what they get
+      expect(routeFacts(model, route)).toEqual(routeFacts(fresh, fixtureCatalogue().routes.find((r) => r.path === route.path)!));
+    }
+  });
+});
+
 describe('fallback meta', () => {
   test('a product with empty registry meta gets content-made title, description and keywords', () => {
     const catalogue = fixtureCatalogue();

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inquirySchema, stripControl, type Inquiry } from '../core/inquiry.js';
 import { FORM_FIELDS, type FieldErrors, fillInquiryForm, plainErrorPage } from './form-page.js';
 import { safeRoutePath } from './paths.js';
-import type { RateLimiter } from './rate-limit.js';
+import { type RateLimiter, rateKey } from './rate-limit.js';
 import type { StaticSite } from './static.js';
 import type { Commit } from './commit-queue.js';
 
@@ -184,7 +184,7 @@ export async function handleInquiry(req: IncomingMessage, res: ServerResponse, o
   if (filledTooFast(submission.startedMs, Date.now(), opts.minFillMs)) return fail(400, { _form: MESSAGES.tooFast }, values, page);
 
   const ip = opts.clientIp(req);
-  const slot = opts.limiter.take(ip);
+  const slot = opts.limiter.take(rateKey(ip));
   if (!slot.ok) {
     res.setHeader('Retry-After', String(slot.retryAfterSeconds));
     return fail(429, { _form: MESSAGES.rateLimited(slot.retryAfterSeconds) }, values, page);

@@ -34,3 +34,19 @@ export function createRateLimiter(limit: number, windowMs = 60_000): RateLimiter
     },
   };
 }
+
+/**
+ * The key a client is limited by: its IPv4 address, or the /64 prefix of its
+ * IPv6 address (one subscriber usually holds a whole /64 and can rotate
+ * through it at will).
+ */
+export function rateKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head, tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(':')}::/64`;
+}

@@ -60,7 +60,9 @@ interface Entry {
   body: Buffer | null;
   compressible: boolean;
   variants: Map<Encoding, Promise<Buffer | null>>;
+  /** Bytes held (body and variants), and whether the LRU already let go of it. */
   cost: number;
+  evicted: boolean;
 }
 
 export interface StaticSite {
@@ -208,6 +210,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       compressible: body !== null && body.length >= 256 && isCompressible(found.contentType),
       variants: new Map(),
       cost: body ? body.length : 0,
+      evicted: false,
     };
     return entry;
   }
@@ -218,7 +221,11 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     for (const [key, p] of entries) {
       if (cachedBytes <= cacheBytes) break;
       entries.delete(key);
-      void p.then((e) => (cachedBytes -= e?.cost ?? 0));
+      void p.then((e) => {
+        if (!e || e.evicted) return;
+        e.evicted = true;
+        cachedBytes -= e.cost;
+      });
     }
   }
 
@@ -270,7 +277,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       const gen = generation;
       p.then(
         (b) => {
-          if (!b || gen !== generation) return;
+          if (!b || gen !== generation || entry.evicted) return;
           entry.cost += b.length;
           account(b.length);
         },

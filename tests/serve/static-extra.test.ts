@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, type ServeOptions, startServer } from '../../src/serve/server.js';
+import { readFileSync } from 'node:fs';
 import { FIXTURE_DIST, type Sandbox, request, sandbox } from './helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -42,6 +43,22 @@ describe('large files (streamed from disk)', () => {
     expect(tail.body.equals(blob.subarray(-10))).toBe(true);
     const etag = String(whole.headers.etag);
     expect((await request(s.url, '/images/catalogue.pdf', { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+});
+
+describe('the file cache', () => {
+  it('answers correctly while a small budget keeps evicting', async () => {
+    const box = freshBox();
+    const s = await serve(box, { cacheBytes: 8 * 1024 });
+    const pages = ['/', '/monomer', '/monomer/bulk-curcumin', '/contact-us', '/thanks', '/about-us'];
+    for (let round = 0; round < 3; round++) {
+      for (const path of pages) {
+        const file = path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
+        const r = await request(s.url, path, { headers: { 'accept-encoding': round === 1 ? 'br' : 'identity' } });
+        const body = r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.body;
+        expect(body.equals(readFileSync(join(FIXTURE_DIST, file))), `${path} round ${round}`).toBe(true);
+      }
+    }
   });
 });
 

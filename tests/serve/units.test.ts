@@ -5,7 +5,7 @@ import { isNotModified, negotiateEncoding, parseRange } from '../../src/serve/ht
 import { filledTooFast, readSubmission } from '../../src/serve/inquiry.js';
 import { backoffDelay } from '../../src/serve/notify.js';
 import { parseTarget, safeRoutePath } from '../../src/serve/paths.js';
-import { createRateLimiter } from '../../src/serve/rate-limit.js';
+import { createRateLimiter, rateKey } from '../../src/serve/rate-limit.js';
 import { contentSecurityPolicy, parseCspOptions } from '../../src/serve/security.js';
 import type { InquiryRecord, InquiryStore, NewInquiry } from '../../src/serve/store.js';
 
@@ -100,6 +100,15 @@ describe('inquiry pieces', () => {
     expect(limiter.take('a', 60_001).ok).toBe(true);
     expect(createRateLimiter(0).take('a').ok).toBe(true);
   });
+
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ])('limits %s as %s', (ip, key) => expect(rateKey(ip)).toBe(key));
 
   it('backs off exponentially up to a cap', () => {
     expect([1, 2, 3, 4, 10].map((n) => backoffDelay(n, 1000, 5000))).toEqual([1000, 2000, 4000, 5000, 5000]);

@@ -17,7 +17,7 @@ import * as schema from '../src/load/schema.js';
 import type { Article, Category, Meta, NewsItem, Product, SiteConfig } from '../src/load/schema.js';
 import { INGREDIENTS, articleCandidates, ensureLength, summaryOf, type ArticleDraft } from './catalogue/articles.js';
 import { CATEGORY_ROWS, EXTRA_LISTINGS, GROUPS, buildCategories, categoryId } from './catalogue/categories.js';
-import { fit } from './catalogue/meta.js';
+import { BRAND, fit } from './catalogue/meta.js';
 import { NEWS } from './catalogue/news.js';
 import { PAGE_FILES, buildPages } from './catalogue/pages.js';
 import { buildProducts, parseProductTable, productId, productUpdated, type ProductRow } from './catalogue/products.js';
@@ -26,7 +26,6 @@ import { SPECIAL_ARTICLES } from './catalogue/specials.js';
 import { addDays, nodeIdFor, prng, slugify } from './catalogue/util.js';
 import { listMembers, verify, type Dataset } from './catalogue/verify.js';
 
-const BRAND = 'Verdanta';
 const ARTICLE_COUNT = 1000;
 
 /** Spec section 2 product counts per category (own products). */
@@ -82,8 +81,8 @@ function listedInOf(row: ProductRow): string[] {
  * Legacy slugs the spec describes: a few keep capitals (acronyms), some carry a
  * leading or trailing hyphen. Chosen by headline so the choice is stable.
  */
-const CAPITAL_SLUGS = new Set(['What Is NMN?', 'NMN Dosage: How Much Is Used?', 'What Is BCAA?', 'BCAA Side Effects and Safety', 'What Is 5-HTP?']);
-const TRAILING_HYPHEN = new Set(['What Is Inulin?', 'When Is the Best Time to Take Stevia?', 'Can You Take Creatine Every Day?', 'Does Chaga Really Work?']);
+const CAPITAL_SLUGS = new Set(['What Is NMN? Source, Grades and Uses', 'NMN Dosage: How Much Is Used?', 'What Is BCAA? Source, Grades and Uses', 'BCAA Side Effects and Safety', 'What Is 5-HTP? Source, Grades and Uses']);
+const TRAILING_HYPHEN = new Set(['Does Inulin Really Work?', 'When Is the Best Time to Take Stevia?', 'Can You Take Creatine Every Day?', 'Does Chaga Really Work?']);
 const LEADING_HYPHEN = new Set(['How to Store Melatonin Powder', 'The Complete Guide to Lecithin']);
 
 function articleSlug(headline: string): string {
@@ -186,6 +185,7 @@ function build(): Built {
       keywords: special ? special.keywords : draft.headline,
     });
   }
+  addFurtherReading(articles, about);
   const newestFirst = [...articles].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
   const articlesByProduct = new Map<string, string[]>();
   for (const a of newestFirst) for (const pid of a.relatedProducts) articlesByProduct.set(pid, [...(articlesByProduct.get(pid) ?? []), a.id]);
@@ -206,7 +206,7 @@ function build(): Built {
 
   const news: NewsItem[] = NEWS.map((n) => ({ id: nodeIdFor(`news:${n.slug}`), slug: n.slug, title: n.title, date: n.date, summary: n.summary, body: n.body }));
   const newsKeywords = new Map(NEWS.map((n) => [nodeIdFor(`news:${n.slug}`), n.keywords]));
-  const pages = buildPages(BRAND);
+  const pages = buildPages(BRAND, categories);
 
   const members = listMembers(categories, products);
   const pagesOf = new Map(categories.map((c) => [c.id, Math.ceil(members.get(c.id)!.length / site.itemsPerPage.products)]));
@@ -224,6 +224,28 @@ function build(): Built {
   for (const n of news) files.set(`news/${n.slug}.json`, n);
   for (const name of PAGE_FILES) files.set(`pages/${name}.json`, pages[name]);
   return { data: { site, categories, products, articles, news, pages, routes }, articleMeta, files, about, types, emptyMeta };
+}
+
+/**
+ * Ends each article with links to three other articles on the same ingredient
+ * (the next ones in date order, wrapping round), so that readers and crawlers
+ * can move through a topic without going back to the paged list.
+ */
+function addFurtherReading(articles: Article[], about: Map<string, string[]>): void {
+  const byIngredient = new Map<string, Article[]>();
+  for (const a of [...articles].sort((x, y) => x.date.localeCompare(y.date) || x.slug.localeCompare(y.slug))) {
+    const key = about.get(a.id)![0];
+    byIngredient.set(key, [...(byIngredient.get(key) ?? []), a]);
+  }
+  for (const group of byIngredient.values()) {
+    if (group.length < 2) continue;
+    group.forEach((a, i) => {
+      const picks = [1, 2, 3].map((k) => group[(i + k) % group.length]).filter((b) => b !== a);
+      const unique = [...new Map(picks.map((b) => [b.id, b])).values()];
+      a.body.push({ type: 'heading', level: 2, text: 'Further reading' });
+      a.body.push({ type: 'list', items: unique.map((b) => [{ text: b.headline, href: `/knowledge/${b.slug}` }]) });
+    });
+  }
 }
 
 /** Further reading for products whose ingredient has no article of its own. */

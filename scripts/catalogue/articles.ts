@@ -9,6 +9,7 @@ import { INGREDIENTS_1 } from './ingredient-facts-1.js';
 import { INGREDIENTS_2 } from './ingredient-facts-2.js';
 import type { Ingredient } from './ingredient-types.js';
 import { cap, joinList, mid, pick, pickSome, prng, wordCount } from './util.js';
+import { TITLE_SUFFIX } from './meta.js';
 
 /**
  * Fact sentences are written to stand alone, but a few start with "It" or "They";
@@ -70,9 +71,9 @@ const SUPPLY_CLOSERS = [
   (i: Ingredient) => `This article is general information for manufacturers and is not medical advice. For product questions about ${mid(i.name)}, contact our team for a quote or a sample.`,
 ];
 
-const TYPES: Record<string, { headline: (i: Ingredient) => string; topic?: string; compose: Composer }> = {
+const TYPES: Record<string, { headline: (i: Ingredient) => string | string[]; topic?: string; compose: Composer }> = {
   what: {
-    headline: (i) => `What Is ${i.name}?`,
+    headline: (i) => [`What Is ${i.name}?`, `What Is ${i.name}? Source, Grades and Uses`],
     compose: (i, r) => [
       p(i.what),
       h2(`Where ${mid(i.name)} comes from`),
@@ -120,7 +121,7 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string; topic?: strin
     ],
   },
   works: {
-    headline: (i) => `Does ${i.name} Really Work?`,
+    headline: (i) => [`Does ${i.name} Really Work?`, `Does ${i.name} Really Work? What Studies Show`],
     compose: (i, r) => [
       p(`Whether ${mid(i.name)} works depends on the question asked. It has been studied for ${joinList(i.studied)}, and the quality of evidence differs between these areas.`),
       h2('What counts as good evidence'),
@@ -222,7 +223,7 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string; topic?: strin
     ],
   },
   howmade: {
-    headline: (i) => `How Is ${i.name} Made?`,
+    headline: (i) => [`How Is ${i.name} Made?`, `How Is ${i.name} Made? From Raw Material to Powder`],
     compose: (i, r) => [
       p(`Behind every kilogram of ${mid(i.name)} is a process that decides its purity, its taste and its price. ${i.source}`),
       h2('From raw material to powder'),
@@ -331,7 +332,7 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string; topic?: strin
     ],
   },
   avoid: {
-    headline: (i) => `Who Should Avoid ${i.name}?`,
+    headline: (i) => [`Who Should Avoid ${i.name}?`, `Who Should Avoid ${i.name}? Precautions`],
     topic: 'Safety and How to Use',
     compose: (i, r) => [
       p(`Even well-tolerated ingredients are not for everyone. This is a summary of the groups who are usually advised to be careful with ${mid(i.name)}.`),
@@ -381,7 +382,7 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string; topic?: strin
     ],
   },
   grades: {
-    headline: (i) => `${i.name} Grades Explained`,
+    headline: (i) => [`${i.name} Grades Explained`, `${i.name} Grades Explained for Buyers`],
     compose: (i, r) => [
       p(`Suppliers list several grades of ${mid(i.name)}, and choosing the wrong one is a common and expensive mistake. Here is how they differ.`),
       h2('The grades'),
@@ -482,6 +483,25 @@ function combineBody(a: Ingredient, partner: string, r: () => number): Block[] {
   ];
 }
 
+/** Room for a headline in a 30-60 character title once " - {brand}" is appended. */
+const TITLE_MIN = 30 - TITLE_SUFFIX.length;
+const TITLE_MAX = 60 - TITLE_SUFFIX.length;
+
+/** The first headline that makes a 30-60 character title, else the one closest to that range. */
+export function fitHeadline(options: string[]): string {
+  const ok = options.find((h) => h.length >= TITLE_MIN && h.length <= TITLE_MAX);
+  if (ok) return ok;
+  const off = (h: string) => (h.length < TITLE_MIN ? TITLE_MIN - h.length : Math.max(0, h.length - TITLE_MAX));
+  return [...options].sort((a, b) => off(a) - off(b))[0];
+}
+
+/** A combination partner as it reads in a title: our ingredient's own name, else title case. */
+function partnerName(partner: string): string {
+  const b = resolveIngredient(partner);
+  if (b) return b.name;
+  return partner.replace(/\b([a-z])([a-z]*)/g, (w, first: string, rest: string) => (['and', 'of', 'with'].includes(w) ? w : first.toUpperCase() + rest));
+}
+
 /** Every candidate article, in a stable order; the caller picks exactly as many as needed. */
 export function articleCandidates(): ArticleDraft[][] {
   const perIngredient: ArticleDraft[][] = [];
@@ -491,8 +511,9 @@ export function articleCandidates(): ArticleDraft[][] {
     const out: ArticleDraft[] = [];
     for (const [type, t] of Object.entries(TYPES)) {
       const rt = prng(`article:${ing.key}:${type}`);
+      const h = t.headline(ing);
       out.push({
-        headline: t.headline(ing),
+        headline: fitHeadline(Array.isArray(h) ? h : [h]),
         type,
         topic: t.topic ?? ing.topic,
         about: [ing.key],
@@ -509,7 +530,7 @@ export function articleCandidates(): ArticleDraft[][] {
       seenPairs.add(pair);
       const proteinPair = ing.kind === 'protein' && b.kind === 'protein';
       out.push({
-        headline: `${ing.name} vs ${b.name}: Key Differences`,
+        headline: fitHeadline([`${ing.name} vs ${b.name}: Key Differences`, `${ing.name} vs ${b.name}`]),
         type: 'vs',
         topic: proteinPair ? 'Protein Comparisons' : ing.topic,
         about: [ing.key, b.key],
@@ -522,7 +543,7 @@ export function articleCandidates(): ArticleDraft[][] {
     const known = ing.combos.filter((c) => resolveIngredient(c));
     for (const partner of (known.length > 0 ? known : pickSome(r, ing.combos, 1)).slice(0, 1)) {
       out.push({
-        headline: `Can You Take ${ing.name} and ${cap(partner)} Together?`,
+        headline: fitHeadline([`Can You Take ${ing.name} and ${partnerName(partner)} Together?`, `Taking ${ing.name} With ${partnerName(partner)}`, `${ing.name} and ${partnerName(partner)}`]),
         type: 'combine',
         topic: 'Safety and How to Use',
         about: [ing.key],

@@ -5,6 +5,10 @@
  */
 import type { Meta } from '../../src/load/schema.js';
 
+/** Neutral placeholder brand: short, so that " - Verdanta" titles stay under 60 characters. */
+export const BRAND = 'Verdanta';
+export const TITLE_SUFFIX = ` - ${BRAND}`;
+
 export const SHARED_KEYWORDS = 'GMP factory, free sample, bulk wholesale';
 
 /** Cuts at a word boundary so the text fits `max` characters, ending cleanly. */
@@ -13,6 +17,16 @@ export function fit(text: string, max: number): string {
   const cut = text.slice(0, max - 1);
   const at = cut.lastIndexOf(' ');
   return cut.slice(0, at > 40 ? at : cut.length).replace(/[,;:.\s-]+$/, '') + '.';
+}
+
+/** Whole sentences from the start of `text` that fit `max` characters (at least the first, cut to fit). */
+export function firstSentences(text: string, max: number): string {
+  let out = '';
+  for (const s of text.split(/(?<=\.) /)) {
+    if ((out === '' ? s : `${out} ${s}`).length > max) break;
+    out = out === '' ? s : `${out} ${s}`;
+  }
+  return out === '' ? fit(text, max) : out;
 }
 
 /** The first candidate whose length is within 30-60 characters, else the closest one. */

@@ -1,5 +1,5 @@
 /** Content of the non-catalogue screens (data/pages/<name>.json). */
-import type { Block, Page } from '../../src/load/schema.js';
+import type { Block, Category, Page } from '../../src/load/schema.js';
 import { categoryId } from './categories.js';
 import { productId } from './products.js';
 import { nodeIdFor } from './util.js';
@@ -19,7 +19,15 @@ const HIGHLIGHTS = [
   { title: 'Bulk and wholesale supply', text: 'From 1-10kg foil bags to 25kg drums, with an MOQ of 1-5kg, free samples and delivery in 1-2 working days.' },
 ];
 
-export function buildPages(brand: string): Record<PageFile, Page> {
+/** One linked line per category, so every list (even the empty /api) is reachable from a content page. */
+function productLines(categories: Category[]): Block {
+  return {
+    type: 'list',
+    items: categories.filter((c) => !c.all).map((c) => [{ text: c.name, href: c.path }, `: ${c.summary.split(/(?<=\.) /)[0]}`]),
+  };
+}
+
+export function buildPages(brand: string, categories: Category[]): Record<PageFile, Page> {
   const mk = (file: PageFile, kind: Page['kind'], rest: Omit<Page, 'id' | 'kind' | 'body' | 'banners' | 'featuredCategories' | 'featuredProducts' | 'highlights' | 'intro'> & Partial<Page>): Page => ({
     id: pageId(file),
     kind,
@@ -33,7 +41,7 @@ export function buildPages(brand: string): Record<PageFile, Page> {
   });
   return {
     home: mk('home', 'home', {
-      heading: 'Herb Extracts Supplier: Shiitake Mushroom Extract and Pueraria Mirifica',
+      heading: 'Herb Extracts Supplier: Shiitake Mushroom Extract, Pueraria Mirifica',
       intro: `${brand} manufactures and supplies herb extracts, standardized extracts, monomers, mushroom extracts, plant proteins, vitamins and amino acids in bulk to supplement, food and cosmetic makers worldwide.`,
       banners: [
         { heading: 'Standardized herb extracts', text: 'Monomers, standardized and ratio extracts from our GMP extraction plant, tested by HPLC.', link: '/herb-extract', linkText: 'Browse herb extracts' },
@@ -67,6 +75,9 @@ export function buildPages(brand: string): Record<PageFile, Page> {
           'Production records for every batch, from raw herb to finished drum',
           'Third-party testing of key lots for independent confirmation',
         ]),
+        h2('Our product lines'),
+        p('We organise our range into the following product lines; each page lists its products with their specifications.'),
+        productLines(categories),
         h2('Supply you can plan on'),
         p('We pack in 1-10kg foil bags and 25kg drums, ship stock lots in 1-2 working days and accept orders from an MOQ of 1-5kg, so both development teams and large buyers can work with us. Bulk and wholesale customers can agree annual volumes and fixed specifications.'),
       ],
@@ -84,6 +95,9 @@ export function buildPages(brand: string): Record<PageFile, Page> {
           'Private labelling and custom blends',
         ]),
         p('Please tell us the product, the grade or specification you need, the quantity and your country, so we can answer with a complete offer.'),
+        h2('What happens next'),
+        p('A member of our sales team replies within one working day, Monday to Friday. For samples we confirm the grade and the courier details, then ship within one to two working days. For quotes we send a price per kilogram for your quantity, the packing and the lead time, together with the specification and a recent certificate of analysis.'),
+        p('For technical questions about assay methods, stability or formulation, our quality and application teams answer directly, usually with test data from our laboratory.'),
       ],
       updated: '2025-02-11',
     }),

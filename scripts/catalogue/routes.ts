@@ -4,7 +4,7 @@
  * declarations, a name as node id, empty meta on newer products.
  */
 import type { Article, Category, Meta, NewsItem, Product, RouteRecord, SiteConfig } from '../../src/load/schema.js';
-import { EMPTY_META, bestTitle, fit, keywords } from './meta.js';
+import { EMPTY_META, bestTitle, firstSentences, fit, keywords } from './meta.js';
 import { pageId, type PageFile } from './pages.js';
 
 export interface RouteInputs {
@@ -50,7 +50,8 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
       const title = page === undefined
         ? bestTitle([`Bulk ${label} Supplier${suffix}`, `${label} Supplier${suffix}`, `Bulk ${label} Supplier, GMP Factory${suffix}`])
         : bestTitle([`${label} Products, Page ${page}${suffix}`, `${label}, Page ${page}${suffix}`, `Bulk ${label} Products, Page ${page}${suffix}`]);
-      const description = fit(page === undefined ? c.summary : `Page ${page} of ${n}: ${c.summary}`, 155);
+      const lead = firstSentences(c.summary, page === undefined ? 155 : 140);
+      const description = fit(page === undefined ? lead : `Page ${page} of ${n}: ${lead}`, 155);
       return { title, description, keywords: keywords(c.name, `bulk ${c.name}`, `${c.name} supplier`) };
     };
     add({ path: c.path, screen, name: bareName, nodeid: c.id, type: c.id, meta: meta() });
@@ -60,6 +61,9 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
   }
 
   const categoryById = new Map(x.categories.map((c) => [c.id, c]));
+  // Two products may share a name once the parenthesis is dropped; those keep their full names so meta stays unique.
+  const shortCount = new Map<string, number>();
+  for (const prod of x.products) shortCount.set(shortName(prod.name), (shortCount.get(shortName(prod.name)) ?? 0) + 1);
   const productRoute = (prod: Product): RouteRecord => {
     const cat = categoryById.get(prod.category)!;
     // The spec's one legacy detail route sits under /products and is named by a name, not a hex id.
@@ -71,7 +75,7 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
       nodeid: prod.id,
       grandId: prod.category,
       type: prod.id,
-      meta: x.emptyMeta.has(prod.id) ? { ...EMPTY_META } : productMeta(prod, suffix),
+      meta: x.emptyMeta.has(prod.id) ? { ...EMPTY_META } : productMeta(prod, suffix, shortCount.get(shortName(prod.name))! > 1),
     };
   };
   const twice: RouteRecord[] = [];
@@ -144,8 +148,10 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
   return routes;
 }
 
-export function productMeta(prod: Product, suffix: string): Meta {
-  const short = prod.name.replace(/\s*\([^)]*\)/g, '');
+const shortName = (name: string): string => name.replace(/\s*\([^)]*\)/g, '');
+
+export function productMeta(prod: Product, suffix: string, keepFullName = false): Meta {
+  const short = keepFullName ? prod.name : shortName(prod.name);
   const title = bestTitle([
     `${prod.name}${suffix}`,
     `${short}${suffix}`,

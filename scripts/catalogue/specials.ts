@@ -22,7 +22,7 @@ export const SPECIAL_ARTICLES: SpecialArticle[] = [
     about: ['inulin'],
     summary: 'Chicory root and Jerusalem artichoke are the two main sources of inulin; they differ in chain length, taste, price and how they behave in foods.',
     description:
-      'Chicory root inulin vs Jerusalem artichoke inulin: chain length, prebiotic effect, taste, solubility, price and which source suits drinks, bakery or supplements.',
+      'Chicory root vs Jerusalem artichoke inulin: chain length, prebiotic effect, taste, solubility, price, and which source suits drinks, bakery or supplements.',
     keywords:
       'chicory root inulin, Jerusalem artichoke inulin, inulin comparison, prebiotic fibre, fructan, FOS, inulin powder bulk, GMP factory, free sample, bulk wholesale',
     products: ['bulk-inulin-powder', 'burdock-root-extract', 'oat-beta-glucan-powder'],

@@ -150,7 +150,7 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
     const { title, description } = r.meta;
     if (title === '' && description === '') continue;
     if (r.screen === 'article') {
-      if (title.length > 60) longTitles++;
+      if (title.length > 60 || title.length < 30) longTitles++;
       continue;
     }
     if (title.length < 30 || title.length > 60) problems.push(`route ${r.path}: title "${title}" has ${title.length} characters, expected 30-60`);
@@ -160,8 +160,34 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
   for (const r of d.routes) {
     if ((r.screen === 'product' || r.screen === 'article' || r.screen === 'news-detail') && r.meta.title !== '' && !r.meta.title.endsWith(suffix)) problems.push(`route ${r.path}: title lacks the brand suffix`);
   }
+  // Distinct routes (the spec's duplicates aside) must not share a title or description.
+  for (const field of ['title', 'description'] as const) {
+    const seen = new Map<string, RouteRecord>();
+    for (const r of d.routes) {
+      const v = r.meta[field];
+      if (v === '') continue;
+      const other = seen.get(v);
+      // The same node on two paths (/news and /news/page-1) is one page to a crawler after canonicalisation.
+      if (other !== undefined && other.nodeid !== r.nodeid) problems.push(`routes ${other.path} and ${r.path} share the meta ${field} "${v}"`);
+      seen.set(v, r);
+    }
+  }
+  // Inline links in content must lead to declared routes (the build's link check would fail otherwise).
+  const hrefs: Array<[string, string]> = [];
+  const collect = (where: string, blocks: readonly Block[]) => {
+    for (const b of blocks) {
+      const parts = b.type === 'paragraph' ? [b.text] : b.type === 'list' ? b.items : [];
+      for (const part of parts) if (Array.isArray(part)) for (const x of part) if (typeof x !== 'string') hrefs.push([where, x.href]);
+    }
+  };
+  d.articles.forEach((a) => collect(`article ${a.slug}`, a.body));
+  d.news.forEach((n) => collect(`news ${n.slug}`, n.body));
+  d.products.forEach((p) => collect(`product ${p.slug}`, p.description));
+  Object.values(d.pages).forEach((pg) => collect(`page ${pg.kind}`, pg.body));
+  for (const [where, href] of hrefs) if (!byPath.has(href)) problems.push(`${where}: link ${href} is not a route`);
+  lines.push(`  inline links ${hrefs.length}, all to declared routes`);
   const emptyMeta = d.routes.filter((r) => r.meta.title === '').length;
-  lines.push(`  routes ${d.routes.length} (${dupes} paths declared twice), empty meta ${emptyMeta}, article titles over 60 chars ${longTitles}`);
+  lines.push(`  routes ${d.routes.length} (${dupes} paths declared twice), empty meta ${emptyMeta}, article titles outside 30-60 chars ${longTitles}`);
 
   // Similarity.
   const pSh = d.products.map((p) => shingles(blocksText(p.description)));

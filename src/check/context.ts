@@ -2,7 +2,8 @@
  * Lookups every check needs, built once per run: entities by id, the route
  * declarations grouped by path, and a diagnostic factory that knows files.
  */
-import type { Diagnostic, Severity } from '../core/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostic.js';
+import { severityOf, type CheckCode } from './codes.js';
 import type { Catalogue } from '../load/catalogue.js';
 import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../load/schema.js';
 
@@ -88,6 +89,7 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-export function diagnostic(code: string, severity: Severity, file: string, pointer: string, message: string): Diagnostic {
-  return { code, severity, file, pointer, message };
+/** A check diagnostic; its severity is the code's (src/check/codes.ts), never chosen ad hoc. */
+export function diagnostic(code: CheckCode, file: string, pointer: string, message: string): Diagnostic {
+  return { code, severity: severityOf(code), file, pointer, message };
 }

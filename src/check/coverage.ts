@@ -68,11 +68,11 @@ function checkDetailRoutes(ctx: CheckContext): Diagnostic[] {
       const found = routes.get(item.id) ?? [];
       if (found.length === 0) {
         out.push(
-          diagnostic('check/missing-detail-route', 'error', file, '/id', `${label} (${item.id}) has no detail route; add a route with screen "${kind.screen}" and nodeid "${item.id}" to ${ctx.routesFile}, or remove the ${noun}.`),
+          diagnostic('check/missing-detail-route', file, '/id', `${label} (${item.id}) has no detail route; add a route with screen "${kind.screen}" and nodeid "${item.id}" to ${ctx.routesFile}, or remove the ${noun}.`),
         );
       } else if (found.length > 1) {
         const list = found.map((d) => `${d.route.path} (/${d.index})`).join(', ');
-        out.push(diagnostic('check/multiple-detail-routes', 'error', file, '/id', `${label} (${item.id}) has ${found.length} detail routes: ${list}; keep exactly one.`));
+        out.push(diagnostic('check/multiple-detail-routes', file, '/id', `${label} (${item.id}) has ${found.length} detail routes: ${list}; keep exactly one.`));
       }
     }
   }
@@ -86,14 +86,14 @@ function checkListRoutes(ctx: CheckContext): Diagnostic[] {
   for (const c of ctx.catalogue.categories) {
     if (!categoryRoutes.has(c.id)) {
       out.push(
-        diagnostic('check/category-without-route', 'error', ctx.fileOf(c), '/id', `Category "${c.name}" (${c.path}) has no route; add a ${c.all ? 'products' : 'category'} route for ${c.path} with nodeid "${c.id}".`),
+        diagnostic('check/category-without-route', ctx.fileOf(c), '/id', `Category "${c.name}" (${c.path}) has no route; add a ${c.all ? 'products' : 'category'} route for ${c.path} with nodeid "${c.id}".`),
       );
     }
     // The category's own path is where navigation links to; its bare route must be there.
     for (const d of categoryRoutes.get(c.id) ?? []) {
       if (d.route.page === undefined && d.route.path !== c.path) {
         out.push(
-          diagnostic('check/category-path-mismatch', 'error', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} shows category "${c.name}", whose path is ${c.path}; the paths must match.`),
+          diagnostic('check/category-path-mismatch', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} shows category "${c.name}", whose path is ${c.path}; the paths must match.`),
         );
       }
     }
@@ -102,7 +102,7 @@ function checkListRoutes(ctx: CheckContext): Diagnostic[] {
   const pageRoutes = routesByNode(ctx, screens);
   for (const p of ctx.catalogue.pages) {
     if (!pageRoutes.has(p.id)) {
-      out.push(diagnostic('check/page-without-route', 'error', ctx.fileOf(p), '/id', `Page "${p.heading}" (${p.kind}) has no route; add a route with screen "${p.kind}" and nodeid "${p.id}".`));
+      out.push(diagnostic('check/page-without-route', ctx.fileOf(p), '/id', `Page "${p.heading}" (${p.kind}) has no route; add a route with screen "${p.kind}" and nodeid "${p.id}".`));
     }
   }
   return out;
@@ -160,18 +160,18 @@ function checkPageRoutes(ctx: CheckContext): Diagnostic[] {
     for (let page = 1; page <= n; page++) {
       if (!byNumber.has(page)) {
         const where = list.base ? ` ${list.base.replace(/\/$/, '')}/page-${page}` : '';
-        out.push(diagnostic('check/missing-page', 'error', ctx.routesFile, '', `${why}; add the route${where} (page ${page}, nodeid "${list.id}").`));
+        out.push(diagnostic('check/missing-page', ctx.routesFile, '', `${why}; add the route${where} (page ${page}, nodeid "${list.id}").`));
       }
     }
     for (const [page, decls] of byNumber) {
       if (page > n) {
         for (const d of decls) {
-          out.push(diagnostic('check/extra-page', 'error', ctx.routesFile, pointer(d.index, 'page'), `${why}; route ${d.route.path} (page ${page}) is past the end. Remove it, or list more ${list.noun}.`));
+          out.push(diagnostic('check/extra-page', ctx.routesFile, pointer(d.index, 'page'), `${why}; route ${d.route.path} (page ${page}) is past the end. Remove it, or list more ${list.noun}.`));
         }
       }
       for (const d of decls.slice(1)) {
         out.push(
-          diagnostic('check/duplicate-page', 'error', ctx.routesFile, pointer(d.index, 'page'), `${list.label} has page ${page} twice: ${decls[0].route.path} (/${decls[0].index}) and ${d.route.path} (/${d.index}); keep one.`),
+          diagnostic('check/duplicate-page', ctx.routesFile, pointer(d.index, 'page'), `${list.label} has page ${page} twice: ${decls[0].route.path} (/${decls[0].index}) and ${d.route.path} (/${d.index}); keep one.`),
         );
       }
       for (const d of decls) {
@@ -179,7 +179,7 @@ function checkPageRoutes(ctx: CheckContext): Diagnostic[] {
         const shapeOk = expected === undefined ? d.route.path.endsWith(`/page-${page}`) : d.route.path === expected;
         if (!shapeOk) {
           out.push(
-            diagnostic('check/page-path', 'error', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} is page ${page} of ${list.label.replace(/^The /, 'the ')}; its path must be ${expected ?? `<list path>/page-${page}`}.`),
+            diagnostic('check/page-path', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} is page ${page} of ${list.label.replace(/^The /, 'the ')}; its path must be ${expected ?? `<list path>/page-${page}`}.`),
           );
         }
       }

@@ -4,9 +4,10 @@
  * every file system is an error; legacy shapes that still work are warnings.
  */
 import type { Severity } from '../core/diagnostic.js';
+import { severityOf, type CheckCode } from './codes.js';
 
 export interface PathProblem {
-  code: string;
+  code: CheckCode;
   severity: Severity;
   message: string;
 }
@@ -23,8 +24,8 @@ export function pathProblems(path: string): PathProblem[] {
   if (isPlainPath(path)) return [];
   const errors: PathProblem[] = [];
   const warnings: PathProblem[] = [];
-  const err = (code: string, message: string) => errors.push({ code, severity: 'error', message });
-  const warn = (code: string, message: string) => warnings.push({ code, severity: 'warning', message });
+  const err = (code: CheckCode, message: string) => errors.push({ code, severity: severityOf(code), message });
+  const warn = (code: CheckCode, message: string) => warnings.push({ code, severity: severityOf(code), message });
 
   if (!path.startsWith('/')) err('check/path-not-absolute', `Route path "${printable(path)}" must start with "/".`);
   if (path.includes('\\')) err('check/path-traversal', `Route path "${printable(path)}" contains a backslash, which some servers and file systems read as a folder separator; use "/" or a hyphen.`);

@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
 import type { Block, Inline } from '../load/schema.js';
+import type { CheckCode } from './codes.js';
 import { diagnostic, type CheckContext } from './context.js';
 
 export function checkReferences(ctx: CheckContext): Diagnostic[] {
@@ -15,28 +16,28 @@ export function checkReferences(ctx: CheckContext): Diagnostic[] {
 function checkUniqueness(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { catalogue } = ctx;
-  const unique = (kind: string, items: ReadonlyArray<Record<string, unknown>>, field: string, why: string) => {
+  const unique = (code: CheckCode, kind: string, items: ReadonlyArray<Record<string, unknown>>, field: string, why: string) => {
     const first = new Map<unknown, object>();
     for (const item of items) {
       const value = item[field];
       const prior = first.get(value);
       if (prior) {
-        out.push(diagnostic(`check/duplicate-${field}`, 'error', ctx.fileOf(item), `/${field}`, `This ${kind} has the same ${field} "${String(value)}" as ${ctx.fileOf(prior)}; ${why}`));
+        out.push(diagnostic(code, ctx.fileOf(item), `/${field}`, `This ${kind} has the same ${field} "${String(value)}" as ${ctx.fileOf(prior)}; ${why}`));
       } else first.set(value, item);
     }
   };
-  unique('category', catalogue.categories, 'id', 'give each category its own node id.');
-  unique('category', catalogue.categories, 'path', 'give each category its own path.');
-  unique('product', catalogue.products, 'id', 'give each product its own node id.');
-  unique('product', catalogue.products, 'slug', 'product slugs name the product artwork (/images/products/<slug>.svg) and must be unique.');
-  unique('article', catalogue.articles, 'id', 'give each article its own node id.');
-  unique('news item', catalogue.news, 'id', 'give each news item its own node id.');
-  unique('page', catalogue.pages, 'id', 'give each page its own node id.');
-  unique('page', catalogue.pages, 'kind', 'each kind of page exists once.');
+  unique('check/duplicate-id', 'category', catalogue.categories, 'id', 'give each category its own node id.');
+  unique('check/duplicate-category-path', 'category', catalogue.categories, 'path', 'give each category its own path.');
+  unique('check/duplicate-id', 'product', catalogue.products, 'id', 'give each product its own node id.');
+  unique('check/duplicate-slug', 'product', catalogue.products, 'slug', 'product slugs name the product artwork (/images/products/<slug>.svg) and must be unique.');
+  unique('check/duplicate-id', 'article', catalogue.articles, 'id', 'give each article its own node id.');
+  unique('check/duplicate-id', 'news item', catalogue.news, 'id', 'give each news item its own node id.');
+  unique('check/duplicate-id', 'page', catalogue.pages, 'id', 'give each page its own node id.');
+  unique('check/duplicate-page-kind', 'page', catalogue.pages, 'kind', 'each kind of page exists once.');
 
   const all = catalogue.categories.filter((c) => c.all);
   for (const c of all.slice(1)) {
-    out.push(diagnostic('check/multiple-all-categories', 'error', ctx.fileOf(c), '/all', `Only one category lists all products, and ${ctx.fileOf(all[0])} already does; remove "all" here.`));
+    out.push(diagnostic('check/multiple-all-categories', ctx.fileOf(c), '/all', `Only one category lists all products, and ${ctx.fileOf(all[0])} already does; remove "all" here.`));
   }
   return out;
 }
@@ -45,14 +46,14 @@ function checkUniqueness(ctx: CheckContext): Diagnostic[] {
 function checkIds(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const missing = (file: string, ptr: string, what: string, id: string, where: string) =>
-    out.push(diagnostic('check/unknown-reference', 'error', file, ptr, `${what} "${id}" does not exist in ${where}; correct the id or remove it.`));
+    out.push(diagnostic('check/unknown-reference', file, ptr, `${what} "${id}" does not exist in ${where}; correct the id or remove it.`));
   const cat = (id: string) => ctx.categories.has(id);
 
   for (const p of ctx.catalogue.products) {
     const file = ctx.fileOf(p);
     if (!cat(p.category)) missing(file, '/category', 'Category', p.category, 'data/categories');
     else if (ctx.categories.get(p.category)!.all) {
-      out.push(diagnostic('check/unknown-reference', 'error', file, '/category', `Product "${p.name}" belongs to the all-products category, which lists every product anyway; choose its real category.`));
+      out.push(diagnostic('check/unknown-reference', file, '/category', `Product "${p.name}" belongs to the all-products category, which lists every product anyway; choose its real category.`));
     }
     p.listedIn.forEach((id, i) => cat(id) || missing(file, pointer('listedIn', i), 'Listed-in category', id, 'data/categories'));
     p.relatedProducts.forEach((id, i) => ctx.products.has(id) || missing(file, pointer('relatedProducts', i), 'Related product', id, 'data/products'));
@@ -76,14 +77,14 @@ function checkCategoryTree(ctx: CheckContext): Diagnostic[] {
     if (c.parentId === null) continue;
     if (!ctx.categories.has(c.parentId) && !groups.has(c.parentId)) {
       out.push(
-        diagnostic('check/unknown-reference', 'error', ctx.fileOf(c), '/parentId', `Parent "${c.parentId}" is neither a category nor a shared parent id in ${ctx.siteFile} (categoryGroups); correct it or use null.`),
+        diagnostic('check/unknown-reference', ctx.fileOf(c), '/parentId', `Parent "${c.parentId}" is neither a category nor a shared parent id in ${ctx.siteFile} (categoryGroups); correct it or use null.`),
       );
       continue;
     }
     const seen = new Set<string>([c.id]);
     for (let p = ctx.categories.get(c.parentId); p && p.parentId !== null; p = ctx.categories.get(p.parentId)) {
       if (seen.has(p.parentId)) {
-        out.push(diagnostic('check/category-cycle', 'error', ctx.fileOf(c), '/parentId', `Category "${c.name}" is its own ancestor through parentId; break the loop.`));
+        out.push(diagnostic('check/category-cycle', ctx.fileOf(c), '/parentId', `Category "${c.name}" is its own ancestor through parentId; break the loop.`));
         break;
       }
       seen.add(p.id);
@@ -108,12 +109,12 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
   const check = (file: string, ptr: string, href: string) => {
     const h = href.trim();
     if (ANY_SCHEME.test(h) ? !SAFE_SCHEME.test(h) : h.startsWith('//') || h.startsWith('\\')) {
-      out.push(diagnostic('check/unsafe-link', 'error', file, ptr, `Link "${h.slice(0, 80)}" uses a scheme the site does not publish; use https:, mailto:, tel: or a path on this site.`));
+      out.push(diagnostic('check/unsafe-link', file, ptr, `Link "${h.slice(0, 80)}" uses a scheme the site does not publish; use https:, mailto:, tel: or a path on this site.`));
       return;
     }
     if (h.startsWith('/')) {
       const path = normalize(h.replace(/[?#].*$/, ''));
-      if (!routes.has(path) && !BUILT_FILES.test(path)) out.push(diagnostic('check/broken-link', 'error', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
+      if (!routes.has(path) && !BUILT_FILES.test(path)) out.push(diagnostic('check/broken-link', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
     }
   };
   // Most blocks hold no link: look before building any pointer.

@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
 import { SCREENS, type Page, type RouteRecord, type Screen } from '../load/schema.js';
+import type { CheckCode } from './codes.js';
 import { canonicalJson, diagnostic, type CheckContext, type Declaration } from './context.js';
 import { outputFileOf, pathProblems } from './paths.js';
 
@@ -62,7 +63,7 @@ export function checkRoutes(ctx: CheckContext): Diagnostic[] {
 function checkPaths(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const [path, decls] of ctx.byPath) {
-    for (const p of pathProblems(path)) out.push(diagnostic(p.code, p.severity, ctx.routesFile, pointer(decls[0].index, 'path'), p.message));
+    for (const p of pathProblems(path)) out.push(diagnostic(p.code, ctx.routesFile, pointer(decls[0].index, 'path'), p.message));
   }
   return out;
 }
@@ -81,12 +82,12 @@ function checkDuplicates(ctx: CheckContext): Diagnostic[] {
     for (const d of decls.slice(1)) {
       if (canonicalJson(d.route) === firstKey) {
         out.push(
-          diagnostic('check/duplicate-route', 'warning', ctx.routesFile, pointer(d.index), `Route ${path} is declared again at /${d.index}, identically to /${first.index}; the build uses one. Remove the repeated declaration.`),
+          diagnostic('check/duplicate-route', ctx.routesFile, pointer(d.index), `Route ${path} is declared again at /${d.index}, identically to /${first.index}; the build uses one. Remove the repeated declaration.`),
         );
       } else {
         const fields = differingFields(first.route, d.route);
         out.push(
-          diagnostic('check/conflicting-route', 'error', ctx.routesFile, pointer(d.index), `Route ${path} is declared twice with different ${fields.join(', ')}: /${first.index} and /${d.index}; keep one declaration.`),
+          diagnostic('check/conflicting-route', ctx.routesFile, pointer(d.index), `Route ${path} is declared twice with different ${fields.join(', ')}: /${first.index} and /${d.index}; keep one declaration.`),
         );
       }
     }
@@ -123,7 +124,7 @@ function checkOutputs(ctx: CheckContext): Diagnostic[] {
   for (const [file, paths] of byOutput) {
     for (const path of paths.slice(1)) {
       out.push(
-        diagnostic('check/output-collision', 'error', ctx.routesFile, pointer(at(path), 'path'), `Routes ${paths[0]} (/${at(paths[0])}) and ${path} (/${at(path)}) are both written to dist/${file}; keep one path.`),
+        diagnostic('check/output-collision', ctx.routesFile, pointer(at(path), 'path'), `Routes ${paths[0]} (/${at(paths[0])}) and ${path} (/${at(path)}) are both written to dist/${file}; keep one path.`),
       );
     }
   }
@@ -132,7 +133,6 @@ function checkOutputs(ctx: CheckContext): Diagnostic[] {
       out.push(
         diagnostic(
           'check/output-case-collision',
-          'warning',
           ctx.routesFile,
           pointer(at(path), 'path'),
           `Routes ${paths[0]} (/${at(paths[0])}) and ${path} (/${at(path)}) differ only in letter case; on a case-insensitive host (macOS, Windows) one overwrites the other. Rename one.`,
@@ -147,55 +147,49 @@ function checkOutputs(ctx: CheckContext): Diagnostic[] {
 function checkDeclaration(ctx: CheckContext, { route, index }: Declaration): Diagnostic[] {
   const out: Diagnostic[] = [];
   const at = (...tokens: Array<string | number>) => pointer(index, ...tokens);
-  const add = (code: string, severity: 'error' | 'warning', ptr: string, message: string) => out.push(diagnostic(code, severity, ctx.routesFile, ptr, message));
+  const add = (code: CheckCode, ptr: string, message: string) => out.push(diagnostic(code, ctx.routesFile, ptr, message));
   const path = route.path;
 
   if (!KNOWN_SCREENS.has(route.screen)) {
-    add('check/unknown-screen', 'error', at('screen'), `Unknown middleware ${route.screen}: route ${path} names a screen kind that does not exist; use one of ${SCREENS.join(', ')}.`);
+    add('check/unknown-screen', at('screen'), `Unknown middleware ${route.screen}: route ${path} names a screen kind that does not exist; use one of ${SCREENS.join(', ')}.`);
     return out;
   }
   const screen = route.screen as Screen;
 
   if (!HEX_ID.test(route.nodeid)) {
-    add('check/nodeid-not-hex', 'warning', at('nodeid'), `Route ${path} has node id "${route.nodeid}", a name rather than 32 lower-case hex characters; it works, but new routes should use the CMS's hex id.`);
+    add('check/nodeid-not-hex', at('nodeid'), `Route ${path} has node id "${route.nodeid}", a name rather than 32 lower-case hex characters; it works, but new routes should use the CMS's hex id.`);
   }
   if (route.type !== route.nodeid) {
-    add('check/type-mismatch', 'error', at('type'), `Route ${path} has type "${route.type}" but node id "${route.nodeid}"; type must equal the node id.`);
+    add('check/type-mismatch', at('type'), `Route ${path} has type "${route.type}" but node id "${route.nodeid}"; type must equal the node id.`);
   }
 
   const names = expectedNames(route);
   if (!names.includes(route.name)) {
     const shape = LIST_SCREENS.has(screen) ? (route.page === undefined ? ` (bare ${screen} list)` : ` (page ${route.page} of a ${screen} list)`) : '';
-    add('check/route-name', 'error', at('name'), `Route ${path} is named "${route.name}"; a ${screen} route${shape} is named "${names[0]}".`);
+    add('check/route-name', at('name'), `Route ${path} is named "${route.name}"; a ${screen} route${shape} is named "${names[0]}".`);
   }
 
   if (route.page !== undefined && !LIST_SCREENS.has(screen)) {
-    add('check/unexpected-page', 'error', at('page'), `Route ${path} has page ${route.page}, but only list screens (${[...LIST_SCREENS].join(', ')}) are paged; remove "page".`);
+    add('check/unexpected-page', at('page'), `Route ${path} has page ${route.page}, but only list screens (${[...LIST_SCREENS].join(', ')}) are paged; remove "page".`);
   }
 
   const product = screen === 'product' ? ctx.products.get(route.nodeid) : undefined;
   if (screen === 'product') {
     if (product && route.grandId !== product.category) {
-      add(
-        'check/grandid-mismatch',
-        'error',
-        route.grandId === undefined ? at() : at('grandId'),
+      add('check/grandid-mismatch', route.grandId === undefined ? at() : at('grandId'),
         `Product route ${path} has grandId "${route.grandId ?? ''}" but its product's category is "${product.category}"; set grandId to the category's node id.`,
       );
     }
   } else if (route.grandId !== undefined && route.grandId !== '') {
-    add('check/unexpected-grandid', 'error', at('grandId'), `Route ${path} (${screen}) has grandId "${route.grandId}"; only product detail routes have one. Remove it or leave it empty.`);
+    add('check/unexpected-grandid', at('grandId'), `Route ${path} (${screen}) has grandId "${route.grandId}"; only product detail routes have one. Remove it or leave it empty.`);
   }
 
   const content = contentProblem(ctx, route, screen);
-  if (content) add('check/route-without-content', 'error', at('nodeid'), content);
+  if (content) add('check/route-without-content', at('nodeid'), content);
 
   const empty = (['title', 'description', 'keywords'] as const).filter((k) => route.meta[k].trim() === '');
   if (empty.length > 0) {
-    add(
-      'check/empty-meta',
-      'warning',
-      at('meta'),
+    add('check/empty-meta', at('meta'),
       `Route ${path} has an empty meta ${listWords(empty)}; the build falls back to text made from the content. Write ${empty.length > 1 ? 'them' : 'it'} for better search results.`,
     );
   }

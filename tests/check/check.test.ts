@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../src/core/diagnostic.js';
 import { checkCatalogue, compareDiagnostics, outputFileOf, pathProblems, resolveRoutes } from '../../src/check/index.js';
 import { loadCatalogue } from '../../src/load/index.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
+import { CODES } from '../../src/check/codes.js';
 import { BASE_DATA, scenario } from './fixture.js';
 
 async function load(data: string): Promise<Catalogue> {
@@ -83,6 +84,22 @@ const SCENARIOS: Array<[string, string[][]]> = [
   ],
   ['check-duplicate-slug', [['error', 'check/duplicate-slug', 'products/ginger-extract.json', '/slug']]],
   [
+    'check-duplicate-id',
+    [
+      ['error', 'check/duplicate-id', 'articles/what-is-curcumin.json', '/id'],
+      ['error', 'check/route-without-content', 'routes.json', '/20/nodeid'],
+    ],
+  ],
+  ['check-page-path', [['error', 'check/page-path', 'routes.json', '/6/path']]],
+  ['check-unexpected-page', [['error', 'check/unexpected-page', 'routes.json', '/14/page']]],
+  [
+    'check-category-cycle',
+    [
+      ['error', 'check/category-cycle', 'categories/herb-extract.json', '/parentId'],
+      ['error', 'check/category-cycle', 'categories/mushroom-extract.json', '/parentId'],
+    ],
+  ],
+  [
     'check-unsafe-link',
     [
       ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/1/href'],
@@ -93,8 +110,10 @@ const SCENARIOS: Array<[string, string[][]]> = [
 
 describe('checkCatalogue finds exactly the fault of each scenario', () => {
   it.each(SCENARIOS)('%s', async (name, expected) => {
-    const { rows } = await run(name);
+    const { rows, diagnostics } = await run(name);
     expect(rows).toEqual(expected);
+    // Every code is registered, with the severity it is reported at.
+    for (const d of diagnostics) expect([d.code, d.severity]).toEqual([d.code, CODES[d.code as keyof typeof CODES]?.[0]]);
   });
 });
 

@@ -17,12 +17,11 @@ export function words(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-export function contentHash(text: string): string {
-  const normal = words(text).join(' ');
+/** sha1 of the main content's words, so markup and spacing differences do not matter. */
+export function contentHash(tokens: readonly string[]): string {
+  const normal = tokens.join(' ');
   return normal ? createHash('sha1').update(normal).digest('hex') : '';
 }
-
-export const hasLoremIpsum = (text: string): boolean => /\blorem ipsum\b/i.test(text);
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -43,20 +42,43 @@ function fmix32(x: number): number {
   return x >>> 0;
 }
 
-const SEEDS = Array.from({ length: MINHASH_SIZE }, (_, i) => fmix32(0x9e3779b9 * (i + 1)));
+const EMPTY = 0xffffffff;
+/** Bins of the one-permutation hash: the top 6 bits of a shingle's hash pick the bin. */
+const BIN_SHIFT = 32 - Math.log2(MINHASH_SIZE);
+const VALUE_MASK = (1 << BIN_SHIFT) - 1;
 
-/** MinHash of the word shingles; empty when the text has fewer words than one shingle. */
+/**
+ * MinHash signature of the word 5-shingles by one-permutation hashing with
+ * densification (Li, Owen & Zhang 2012; Shrivastava & Li 2014): each
+ * shingle is hashed once and kept as the minimum of its bin, instead of 64
+ * hashes per shingle. Empty bins borrow the next non-empty bin's value.
+ * Empty when the text has fewer words than one shingle.
+ */
 export function minhash(tokens: readonly string[]): number[] {
   if (tokens.length < SHINGLE) return [];
-  const mins = new Array<number>(MINHASH_SIZE).fill(0xffffffff);
-  for (let i = 0; i + SHINGLE <= tokens.length; i++) {
-    const h = fnv1a(tokens.slice(i, i + SHINGLE).join(' '));
-    for (let k = 0; k < MINHASH_SIZE; k++) {
-      const v = fmix32(h ^ SEEDS[k]);
-      if (v < mins[k]) mins[k] = v;
+  const wordHashes = tokens.map(fnv1a);
+  const bins = new Uint32Array(MINHASH_SIZE).fill(EMPTY);
+  for (let i = 0; i + SHINGLE <= wordHashes.length; i++) {
+    let h = 0;
+    for (let j = 0; j < SHINGLE; j++) h = Math.imul(h ^ wordHashes[i + j], 0x01000193) + j;
+    h = fmix32(h);
+    const bin = h >>> BIN_SHIFT;
+    const value = h & VALUE_MASK;
+    if (value < bins[bin]) bins[bin] = value;
+  }
+  const signature = Array.from(bins);
+  for (let k = 0; k < MINHASH_SIZE; k++) {
+    if (bins[k] !== EMPTY) continue;
+    for (let d = 1; d < MINHASH_SIZE; d++) {
+      const from = bins[(k + d) % MINHASH_SIZE];
+      if (from !== EMPTY) {
+        // The distance keeps borrowed values apart from the lender's own.
+        signature[k] = from + d * (VALUE_MASK + 1);
+        break;
+      }
     }
   }
-  return mins;
+  return signature;
 }
 
 /** Estimated Jaccard similarity of two signatures. */

@@ -68,6 +68,7 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
     resources: [],
     jsonLd: [],
     visibleText: '',
+    lorem: false,
     mainText: '',
   };
   const visible: string[] = [];
@@ -166,7 +167,9 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
   };
   const pendingSrcset: string[] = [];
   walk(root, false, false, false);
-  facts.visibleText = collapse(visible.join(' ')).toLowerCase();
-  facts.mainText = collapse(main.join(' '));
+  // Only the structured-data checks read the visible text: skip the cost on pages without JSON-LD.
+  facts.visibleText = facts.jsonLd.length > 0 ? collapse(visible.join(' ')).toLowerCase() : '';
+  facts.lorem = /\blorem\s+ipsum\b/i.test(facts.jsonLd.length > 0 ? facts.visibleText : visible.join(' '));
+  facts.mainText = main.join(' '); // words() splits on any whitespace: no need to collapse
   return facts;
 }

@@ -2,7 +2,7 @@
  * Rules that need only one page. They run inside the extraction worker so
  * that the main thread receives findings and compact facts, never DOMs.
  */
-import { contentHash, hasLoremIpsum, minhash, words } from './content.js';
+import { contentHash, minhash, words } from './content.js';
 import { checkStructuredData } from './schema.js';
 import { resolveLink } from './urls.js';
 import type { Finding, PageFacts, RuleSettings, SiteFacts } from './types.js';
@@ -187,7 +187,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
 
   // Content
   const tokens = words(facts.mainText);
-  if (hasLoremIpsum(facts.visibleText)) emit('content/lorem-ipsum', 'The page contains "lorem ipsum" placeholder text.');
+  if (facts.lorem) emit('content/lorem-ipsum', 'The page contains "lorem ipsum" placeholder text.');
   if (indexable && tokens.length < opt('content/low-word-count').minWords) {
     emit('content/low-word-count', `The main content has ${tokens.length} words (under ${opt('content/low-word-count').minWords}).`);
   }
@@ -211,7 +211,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       imageRefs: [...imageRefs],
       ids,
       wordCount: tokens.length,
-      contentHash: contentHash(facts.mainText),
+      contentHash: contentHash(tokens),
       minhash: indexable ? minhash(tokens) : [],
     },
   };

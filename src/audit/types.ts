@@ -57,8 +57,10 @@ export interface PageFacts {
   /** Subresources (script src, stylesheet href, img src, iframe src…) for mixed-content checks. */
   resources: string[];
   jsonLd: JsonLdFact[];
-  /** Visible body text, lower-cased and whitespace-collapsed (for "shown on the page" checks). */
+  /** Visible body text, lower-cased and whitespace-collapsed (for "shown on the page" checks); '' on pages without JSON-LD. */
   visibleText: string;
+  /** The visible text contains "lorem ipsum". */
+  lorem: boolean;
   /** Main-content text: <main>, or the body without nav/header/footer/aside; forms excluded everywhere. */
   mainText: string;
 }

@@ -2,7 +2,7 @@
  * Extraction worker: reads a batch of pages, extracts their facts and runs
  * the page rules; only findings and compact site facts travel back.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPage } from './extract.js';
 import { checkPage, type PageContext, type RouteInfo } from './page-rules.js';
@@ -27,10 +27,11 @@ export interface PageResult {
   site: SiteFacts;
 }
 
-export async function auditBatch(task: BatchTask): Promise<PageResult[]> {
+export function auditBatch(task: BatchTask): PageResult[] {
   const results: PageResult[] = [];
   for (const page of task.pages) {
-    const html = await readFile(join(task.dir, page.file), 'utf8');
+    // Synchronous reads: many small files read an order of magnitude faster than with fs.promises, and a worker may block.
+    const html = readFileSync(join(task.dir, page.file), 'utf8');
     const facts = extractPage(html, page.url, page.file);
     const ctx: PageContext = { origin: task.origin, originKnown: task.originKnown, settings: task.settings, route: page.route };
     results.push(checkPage(facts, ctx));

@@ -87,13 +87,20 @@ describe('near duplicates', () => {
 describe('extraction', () => {
   it('keeps nav, footer and forms out of the main content and inline SVG titles out of the titles', () => {
     const facts = extractPage(
-      '<html><head><title>T</title></head><body><header><nav><a href="/">Home</a></nav></header><main><h1>Head</h1><svg><title>icon</title></svg><p>one two</p><form><label>Name</label></form></main><footer>foot</footer></body></html>',
+      '<html><head><title>T</title><script type="application/ld+json">{}</script></head><body><header><nav><a href="/">Home</a></nav></header><main><h1>Head</h1><svg><title>icon</title></svg><p>one two</p><form><label>Name</label></form></main><footer>foot</footer></body></html>',
       '/x',
       'x/index.html',
     );
     expect(facts.titles).toEqual([{ text: 'T', inHead: true }]);
     expect(facts.mainText).toBe('Head one two');
     expect(facts.visibleText).toContain('foot');
+    expect(facts.lorem).toBe(false);
+  });
+
+  it('finds lorem ipsum anywhere in the visible text, with or without JSON-LD', () => {
+    expect(extractPage('<body><footer>Lorem  ipsum dolor</footer></body>', '/', 'index.html').lorem).toBe(true);
+    expect(extractPage('<body><script type="application/ld+json">{}</script><p>lorem ipsum</p></body>', '/', 'index.html').lorem).toBe(true);
+    expect(extractPage('<body><script>var lorem_ipsum</script><p>text</p></body>', '/', 'index.html').lorem).toBe(false);
   });
 });
 

@@ -149,7 +149,6 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   let handler = createSirv(root);
   /** Resolutions of paths that exist; misses are not kept (an attacker could fill memory with them). */
   let resolutions = new Map<string, Resolution>();
-  let entries = new Map<string, Promise<Entry | null>>();
   let cachedBytes = 0;
   let generation = 0;
 
@@ -209,42 +208,48 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       body,
       compressible: body !== null && body.length >= 256 && isCompressible(found.contentType),
       variants: new Map(),
-      cost: body ? body.length : 0,
+      cost: 0,
       evicted: false,
     };
     return entry;
   }
 
-  function account(bytes: number): void {
+  /** Loaded entries in LRU order (a hit moves its entry to the end); their costs add up to cachedBytes. */
+  let lru = new Map<string, Entry>();
+  /** Loads under way, so that concurrent first requests read a file once. */
+  let loading = new Map<string, Promise<Entry | null>>();
+
+  function account(entry: Entry, bytes: number): void {
+    if (entry.evicted) return;
+    entry.cost += bytes;
     cachedBytes += bytes;
-    // Evict least recently used entries (Map keeps insertion order; hits re-insert).
-    for (const [key, p] of entries) {
+    for (const [key, old] of lru) {
       if (cachedBytes <= cacheBytes) break;
-      entries.delete(key);
-      void p.then((e) => {
-        if (!e || e.evicted) return;
-        e.evicted = true;
-        cachedBytes -= e.cost;
-      });
+      lru.delete(key);
+      old.evicted = true;
+      cachedBytes -= old.cost;
     }
   }
 
   function getEntry(file: string): Promise<Entry | null> {
-    const hit = entries.get(file);
+    const hit = lru.get(file);
     if (hit) {
-      entries.delete(file);
-      entries.set(file, hit);
-      return hit;
+      lru.delete(file);
+      lru.set(file, hit);
+      return Promise.resolve(hit);
     }
-    const gen = generation;
-    const p = loadEntry(file);
-    entries.set(file, p);
+    const pending = loading.get(file);
+    if (pending) return pending;
+    const [gen, lruNow, loadingNow] = [generation, lru, loading];
+    const p = loadEntry(file).finally(() => loadingNow.delete(file));
+    loadingNow.set(file, p);
     p.then(
       (e) => {
-        if (gen !== generation || !e) return void entries.delete(file);
-        account(e.cost);
+        if (!e || gen !== generation) return;
+        lruNow.set(file, e);
+        account(e, e.body?.length ?? 0);
       },
-      () => entries.delete(file),
+      () => undefined,
     );
     return p;
   }
@@ -277,9 +282,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       const gen = generation;
       p.then(
         (b) => {
-          if (!b || gen !== generation || entry.evicted) return;
-          entry.cost += b.length;
-          account(b.length);
+          if (b && gen === generation) account(entry, b.length);
         },
         () => entry.variants.delete(enc),
       );
@@ -381,7 +384,8 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     generation++;
     handler = next;
     resolutions = new Map();
-    entries = new Map();
+    lru = new Map();
+    loading = new Map();
     cachedBytes = 0;
   }
 

@@ -60,6 +60,22 @@ describe('the file cache', () => {
       }
     }
   });
+
+  it('keeps the most recently used files within its budget', async () => {
+    const box = freshBox();
+    const size = (file: string) => readFileSync(join(box.dist, file)).length;
+    // Room for /thanks and /monomer, not for /monomer/bulk-curcumin as well.
+    const s = await serve(box, { cacheBytes: size('thanks/index.html') + size('monomer/index.html') + 100 });
+    expect((await request(s.url, '/thanks')).text).toContain('We received your inquiry.');
+    await request(s.url, '/monomer');
+    // Changed on disk behind the server's back: a cached file is still answered from memory…
+    writeFileSync(join(box.dist, 'thanks', 'index.html'), '<!doctype html><p>Changed on disk.</p>');
+    expect((await request(s.url, '/thanks')).text).toContain('We received your inquiry.');
+    // …until newer files push it out (the hit above made /monomer the oldest; then /thanks goes).
+    await request(s.url, '/monomer/bulk-curcumin');
+    await request(s.url, '/monomer');
+    expect((await request(s.url, '/thanks')).text).toContain('Changed on disk.');
+  });
 });
 
 describe('precompressed siblings', () => {

@@ -44,6 +44,7 @@ export const CODES = {
   'check/multiple-detail-routes': ['error', 'A product, article or news item has more than one detail path.'],
   'check/category-without-route': ['error', 'A category has no list route.'],
   'check/category-path-mismatch': ['error', 'A category\'s bare list route is not at the category\'s path.'],
+  'check/missing-home': ['error', 'No route has the path "/".'],
   'check/page-without-route': ['error', 'A page of data/pages has no route.'],
   'check/missing-page': ['error', 'A list lacks one of its pages 1..N, N = ceil(items / items per page).'],
   'check/extra-page': ['error', 'A list has a page route past N.'],

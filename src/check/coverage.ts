@@ -98,6 +98,10 @@ function checkListRoutes(ctx: CheckContext): Diagnostic[] {
       }
     }
   }
+  // Hosts serve dist/index.html for the bare origin; without a route at / there is none.
+  if (!ctx.byPath.has('/')) {
+    out.push(diagnostic('check/missing-home', ctx.routesFile, '', 'No route has the path "/", so the site has no home page; add the home route (screen "home", name "Home").'));
+  }
   const screens = Object.keys(PAGE_SCREENS);
   const pageRoutes = routesByNode(ctx, screens);
   for (const p of ctx.catalogue.pages) {

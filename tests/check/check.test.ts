@@ -90,6 +90,7 @@ const SCENARIOS: Array<[string, string[][]]> = [
       ['error', 'check/route-without-content', 'routes.json', '/20/nodeid'],
     ],
   ],
+  ['check-missing-home', [['error', 'check/missing-home', 'routes.json', '']]],
   ['check-page-path', [['error', 'check/page-path', 'routes.json', '/6/path']]],
   ['check-unexpected-page', [['error', 'check/unexpected-page', 'routes.json', '/14/page']]],
   [

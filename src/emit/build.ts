@@ -13,12 +13,11 @@ import type { Catalogue } from '../load/catalogue.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
-import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
+import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult, SearchIndexResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { createTempDir, removeInBackground, staleSiblings, swapIn, tempDirFor } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { safeOutputFile, UnsafePathError } from './paths.js';
-import { writeSearchIndex } from './search-index.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from './sitemap.js';
 
 export interface BuildOptions {
@@ -216,7 +215,13 @@ interface Emitted {
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
-  const rendered = await renderAll(ctx.pool, plan, catalogue.products.length, options.onProgress);
+  // Queued first so that one worker builds the search index while the others start on the pages.
+  const searchIndex =
+    options.searchIndex === false
+      ? Promise.resolve(null)
+      : ctx.pool.run<SearchIndexResult>({ kind: 'search-index', routes: plan.map(({ route: { path, screen, nodeid } }) => ({ path, screen, nodeid })) });
+  const assetsCopied = copyAssets(ctx.clientDir, tmp);
+  const [rendered] = await Promise.all([renderAll(ctx.pool, plan, catalogue.products.length, options.onProgress), searchIndex, assetsCopied]);
   ctx.lap('render');
   const diagnostics: Diagnostic[] = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
   if (rendered.notFound.failure !== null) {
@@ -230,9 +235,6 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   }
   if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, files: 0, bytes: 0 };
 
-  await copyAssets(ctx.clientDir, tmp);
-  if (options.searchIndex !== false) await writeSearchIndex(tmp, catalogue, plan.map((p) => p.route));
-  ctx.lap('assets+search');
   const facts = rendered.facts;
   await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
   await writeFile(path.join(tmp, 'robots.txt'), robotsTxt(catalogue.site.origin));
@@ -314,11 +316,11 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], produc
     pool.run<ArtworkResult>({ kind: 'artwork', from: i * artworkSize, to: Math.min(productCount, (i + 1) * artworkSize) }),
   );
   const notFound = pool.run<NotFoundResult>({ kind: 'not-found' });
+  // One Promise.all over everything, so a worker that dies rejects once instead of leaving promises unobserved.
   // Two batches per thread in flight: one rendering, one queued, so no worker waits on the main thread.
-  await Promise.all(Array.from({ length: pool.threads * 2 }, lane));
-  const nf = await notFound;
+  const [, nf, art] = await Promise.all([Promise.all(Array.from({ length: pool.threads * 2 }, lane)), notFound, Promise.all(artwork)]);
   mergeTally(tally, nf.links);
-  for (const a of await Promise.all(artwork)) failures.push(...a.failures);
+  for (const a of art) failures.push(...a.failures);
   unsafe.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   failures.sort((a, b) => a.index - b.index || (a.subject < b.subject ? -1 : 1));
   return { facts, failures, tally, unsafe, notFound: nf };

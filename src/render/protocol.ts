@@ -33,7 +33,9 @@ export interface RouteJob {
 export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
   | { kind: 'artwork'; from: number; to: number }
-  | { kind: 'not-found' };
+  | { kind: 'not-found' }
+  /** The site search's index (src/emit/search-index.ts), built from the worker's catalogue copy. */
+  | { kind: 'search-index'; routes: Array<Pick<RouteRecord, 'path' | 'screen' | 'nodeid'>> };
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */
 export interface PageFacts {
@@ -76,4 +78,9 @@ export interface NotFoundResult {
   links: TallyEntries;
 }
 
-export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult;
+export interface SearchIndexResult {
+  kind: 'search-index';
+  files: string[];
+}
+
+export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult | SearchIndexResult;

@@ -14,6 +14,7 @@ import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
 import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
+import { writeSearchIndex } from '../emit/search-index.js';
 import type {
   ArtworkResult,
   NotFoundResult,
@@ -22,6 +23,7 @@ import type {
   RenderResult,
   RenderTask,
   RoutesResult,
+  SearchIndexResult,
   WorkerConfig,
 } from './protocol.js';
 
@@ -70,7 +72,9 @@ interface Session {
 }
 
 // The render code is imported as soon as the worker starts, in parallel with the main thread's check.
-const apiReady = import(config.renderModule) as Promise<RenderApi>;
+const apiReady = (import(config.renderModule) as Promise<RenderApi>).catch((err: unknown) => {
+  throw new Error(`the render workers cannot load the templates (${config.renderModule}): ${causeOf(err)}`);
+});
 // Marks a failed import handled here; the first task awaits it and reports the failure.
 apiReady.catch(() => undefined);
 let session: Promise<Session> | undefined;
@@ -155,6 +159,13 @@ async function renderNotFound(): Promise<NotFoundResult> {
   return { kind: 'not-found', bytes, failure, links: tallyEntries(tally) };
 }
 
+/** The search index is CPU work too: built here, it runs beside the rendering instead of after it. */
+async function buildSearchIndex(task: Extract<RenderTask, { kind: 'search-index' }>): Promise<SearchIndexResult> {
+  const { catalogue } = await ready();
+  const written = await writeSearchIndex(config.outDir, catalogue, task.routes);
+  return { kind: 'search-index', files: written.files.map((f) => f.path).sort() };
+}
+
 export default async function run(task: RenderTask): Promise<RenderResult> {
   switch (task.kind) {
     case 'routes':
@@ -163,5 +174,7 @@ export default async function run(task: RenderTask): Promise<RenderResult> {
       return renderArtwork(task);
     case 'not-found':
       return renderNotFound();
+    case 'search-index':
+      return buildSearchIndex(task);
   }
 }

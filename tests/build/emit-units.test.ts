@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
 import { createTempDir, staleSiblings, swapIn, tempDirFor } from '../../src/emit/atomic.js';
-import { candidateFiles, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
+import { candidateFiles, decodeEntities, extractLinks, extractLinksWithCheerio, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 
@@ -42,6 +42,23 @@ describe('link extraction', () => {
     const links = extractLinks(html, '/products', ORIGIN);
     expect(links.internal.sort()).toEqual(['/assets/main-1.js', '/assets/styles-1.css', '/images/products/a.svg', '/img/a-1x.png', '/img/a-2x.png', '/img/a.png', '/img/b.webp', '/products']);
     expect(links.unsafe).toEqual(['javascript:void(0)']);
+  });
+
+  test('the tag scanner agrees with cheerio on every quoting style, entity and attribute order', () => {
+    const html = `<html><head><meta content="${ORIGIN}/og.png" property="og:image"><meta name='twitter:image' content=/tw.png>
+      <link href='/single.css' rel=stylesheet><script defer src=/unquoted.js></script></head><body>
+      <a title="x" href="/a?b=1&amp;c=2">x</a><A HREF="/UPPER">u</A><a data-href="/not-this" href="/this">t</a>
+      <a href="/caf&#xe9;">e</a><a href = "/spaced" >s</a><img alt="a > b" src="/gt.png"><img srcset="/s1.png 1x, /s2.png 2x" src="/s.png">
+      <video poster="/poster.jpg"></video><iframe src="/frame"></iframe><area href="/area"><a href="javascript:alert(1)">j</a>
+      <a>no href</a><abbr title="/not-a-link">a</abbr><source srcset="/src.webp"></body></html>`;
+    const fast = extractLinks(html, '/', ORIGIN);
+    const reference = extractLinksWithCheerio(html, '/', ORIGIN);
+    expect(fast.internal.sort()).toEqual(reference.internal.sort());
+    expect(fast.unsafe).toEqual(reference.unsafe);
+    expect(fast.internal).toEqual(
+      ['/UPPER', '/a', '/area', '/caf\u00e9', '/frame', '/gt.png', '/og.png', '/poster.jpg', '/s.png', '/s1.png', '/s2.png', '/single.css', '/spaced', '/src.webp', '/this', '/tw.png', '/unquoted.js'].sort(),
+    );
+    expect(decodeEntities('a&amp;b&quot;&#x27;&#39;&lt;&gt;&unknown;')).toBe(`a&b"''<>&unknown;`);
   });
 
   test('srcset candidates and clean-URL file candidates', () => {

@@ -121,6 +121,23 @@ describe('locate', () => {
     rmSync(dir, { recursive: true });
   });
 
+  it('skips strings holding brackets, quotes and escapes, and finds escaped keys', () => {
+    const tricky = '{"a": "x}]\\"{[", "b\\u0041": [ {"c": "]"}, [1, [2, 3]], "{" ],\n "d": -1.5e3, "e": null}';
+    const l = createLocator(tricky);
+    expect(JSON.parse(tricky)).toMatchObject({ bA: expect.any(Array), d: -1500 });
+    expect(l.locate('/bA')).toEqual({ line: 1, column: 18 });
+    expect(l.locate('/bA/0/c')).toEqual({ line: 1, column: 32 });
+    expect(l.locate('/bA/1/1/1')).toEqual({ line: 1, column: 51 });
+    expect(l.locate('/bA/2')).toEqual({ line: 1, column: 56 });
+    expect(l.locate('/d')).toEqual({ line: 2, column: 2 });
+    expect(l.locate('/e')).toEqual({ line: 2, column: 15 });
+    expect(l.locateMany(['/e', '/nope', '/bA/9'])).toEqual([
+      { line: 2, column: 15 },
+      { line: 1, column: 1 },
+      { line: 1, column: 18 },
+    ]);
+  });
+
   it('unescapes pointer tokens', () => {
     expect(pointerTokens('/a~1b/c~0d/0')).toEqual(['a/b', 'c~d', '0']);
     expect(pointerTokens('')).toEqual([]);

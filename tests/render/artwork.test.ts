@@ -1,7 +1,10 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { productArtwork, wrapWords } from '../../src/render/artwork.js';
 import { createSiteModel } from '../../src/render/model.js';
 import { ASSETS, fixtureCatalogue } from './fixture.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('./jsx-dev-shim.js'));
 
 describe('productArtwork', () => {
   const catalogue = fixtureCatalogue();

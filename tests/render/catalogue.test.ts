@@ -3,13 +3,16 @@
  * one title, and every internal link of every page names a declared route,
  * an artwork file or a bundled asset.
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Catalogue } from '../../src/load/catalogue.js';
 import { loadCatalogue } from '../../src/load/index.js';
 import { productArtwork } from '../../src/render/artwork.js';
 import { createSiteModel, type SiteModel } from '../../src/render/model.js';
 import { render404, renderRoute, routeFacts } from '../../src/render/page.js';
 import { ASSETS } from './fixture.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('./jsx-dev-shim.js'));
 
 let catalogue: Catalogue;
 let model: SiteModel;

@@ -1,7 +1,10 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { serializeJsonLd } from '../../src/render/json-ld.js';
 import { safeHref } from '../../src/render/text.js';
 import { jsonLdOf, renderPath } from './helpers.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('./jsx-dev-shim.js'));
 
 const ATTACK = '</script><script>alert(1)</script>';
 

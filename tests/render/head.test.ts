@@ -1,8 +1,11 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createSiteModel } from '../../src/render/model.js';
 import { renderRoute, routeFacts, render404 } from '../../src/render/page.js';
 import { ASSETS, fixtureCatalogue, routeAt } from './fixture.js';
 import { jsonLdOf, renderPath } from './helpers.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('./jsx-dev-shim.js'));
 
 const types = (path: string): unknown[] => jsonLdOf(renderPath(path).$).map((d) => d['@type']);
 

@@ -1,6 +1,9 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createSiteModel, findNav, navCategories, neighbours, relatedArticles, relatedProducts } from '../../src/render/model.js';
 import { ASSETS, ID, fixtureCatalogue } from './fixture.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('./jsx-dev-shim.js'));
 
 describe('createSiteModel', () => {
   const catalogue = fixtureCatalogue();

@@ -1,6 +1,6 @@
 import { load } from 'cheerio';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { INQUIRY_TYPES } from '../../src/core/inquiry.js';
 import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
 import { Gallery } from '../../src/templates/Gallery.js';
@@ -9,6 +9,9 @@ import { InquireSecond } from '../../src/templates/InquireSecond.js';
 import { Pagination, pageWindow } from '../../src/templates/Pagination.js';
 import { Share } from '../../src/templates/Share.js';
 import { Slider } from '../../src/templates/Slider.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('../render/jsx-dev-shim.js'));
 
 const html = (el: React.ReactElement) => renderToStaticMarkup(el);
 const FIELDS = ['name', 'email', 'company', 'country', 'phone', 'product', 'type', 'quantity', 'message'];

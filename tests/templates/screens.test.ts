@@ -1,8 +1,11 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createSiteModel } from '../../src/render/model.js';
 import { renderErrorFallback, renderRoute, render404 } from '../../src/render/page.js';
 import { ASSETS, fixtureCatalogue } from '../render/fixture.js';
 import { renderPath } from '../render/helpers.js';
+
+// Templates are JSX: see jsx-dev-shim.ts.
+vi.mock('react/jsx-dev-runtime', () => import('../render/jsx-dev-shim.js'));
 
 const text = (s: string) => s.replace(/\s+/g, ' ').trim();
 

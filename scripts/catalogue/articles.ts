@@ -58,8 +58,18 @@ const KIND_NOUN: Record<Ingredient['kind'], string> = {
   lipid: 'ingredient',
 };
 
+/**
+ * The fact table lists research areas best-studied first, so the wording of the
+ * evidence steps down with the position rather than repeating one formula.
+ */
 function studiedList(i: Ingredient): string[] {
-  return i.studied.map((s) => `${cap(s)}: research on ${mid(i.name)} and ${s} is ongoing, and results so far are promising but not conclusive.`);
+  const strength = [
+    (s: string) => `${cap(s)}: the best studied area for ${mid(i.name)}, with several human trials, though not all agree.`,
+    (s: string) => `${cap(s)}: studied in smaller human trials; the results are encouraging but need confirmation.`,
+    (s: string) => `${cap(s)}: mostly early research so far, including laboratory and animal work.`,
+    (s: string) => `${cap(s)}: an emerging question with few controlled studies in people.`,
+  ];
+  return i.studied.map((s, k) => strength[Math.min(k, strength.length - 1)](s));
 }
 
 type Composer = (i: Ingredient, r: () => number) => Block[];
@@ -185,7 +195,6 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string | string[]; to
   },
   daily: {
     headline: (i) => `Can You Take ${i.name} Every Day?`,
-    topic: 'Safety and How to Use',
     compose: (i, r) => [
       p(`Most studies on ${mid(i.name)} gave it daily, for weeks or months, so daily use is the pattern research knows best. Whether that suits a particular person is a separate question.`),
       h2('What the studies did'),
@@ -205,7 +214,6 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string | string[]; to
   },
   besttime: {
     headline: (i) => `When Is the Best Time to Take ${i.name}?`,
-    topic: 'Safety and How to Use',
     compose: (i, r) => [
       p(`Timing questions are common, and for ${mid(i.name)} there are a few practical points that matter more than the clock.`),
       h2('The short answer'),
@@ -240,7 +248,6 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string | string[]; to
   },
   howuse: {
     headline: (i) => (i.kind === 'protein' ? `How to Use ${i.name} in Shakes and Recipes` : `How to Use ${i.name} Powder`),
-    topic: 'Safety and How to Use',
     compose: (i, r) => [
       p(`${cap(mid(i.name))} powder is simple to use once a few handling points are clear. ${i.form}`),
       h2('Step by step'),
@@ -280,7 +287,6 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string | string[]; to
   },
   storage: {
     headline: (i) => `How to Store ${i.name} Powder`,
-    topic: 'Safety and How to Use',
     compose: (i, r) => [
       p(`Good storage protects both the assay and the safety of ${mid(i.name)}. ${i.store}`),
       h2('The four enemies of powders'),
@@ -429,7 +435,7 @@ function compareBody(a: Ingredient, b: Ingredient, r: () => number): Block[] {
       rows: [
         ['Type', cap(KIND_NOUN[a.kind]), cap(KIND_NOUN[b.kind])],
         ['Common grade', cap(a.grades[0]), cap(b.grades[0])],
-        ['Source', cap(a.source.split(/[;,.]/)[0]), cap(b.source.split(/[;,.]/)[0])],
+        ['Often combined with', joinList(a.combos.slice(0, 2)), joinList(b.combos.slice(0, 2))],
         ['Studied for', cap(a.studied[0]), cap(b.studied[0])],
         ['Typical formats', joinList(a.forms.slice(0, 2)), joinList(b.forms.slice(0, 2))],
       ],
@@ -545,7 +551,7 @@ export function articleCandidates(): ArticleDraft[][] {
       out.push({
         headline: fitHeadline([`Can You Take ${ing.name} and ${partnerName(partner)} Together?`, `Taking ${ing.name} With ${partnerName(partner)}`, `${ing.name} and ${partnerName(partner)}`]),
         type: 'combine',
-        topic: 'Safety and How to Use',
+        topic: ing.topic,
         about: [ing.key],
         summary: '',
         body: combineBody(ing, partner, prng(`article:${ing.key}:with:${partner}`)),

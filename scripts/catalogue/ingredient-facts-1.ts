@@ -159,7 +159,7 @@ export const INGREDIENTS_1: Ingredient[] = [
     prod: ['bulk-bcaa-powder', 'l-leucine-bulk', 'l-valine-powder', 'amino-acid-premix'],
   },
   {
-    key: 'nmn', name: 'NMN', topic: 'Herbal Extracts', kind: 'compound',
+    key: 'nmn', name: 'NMN', topic: 'Nutritional Supplements', kind: 'compound',
     what: 'NMN, beta-nicotinamide mononucleotide, is a nucleotide one step away from NAD+, the coenzyme that cells use for energy metabolism and DNA repair.',
     source: 'NMN occurs in tiny amounts in broccoli, edamame and avocado; supplement NMN is made by enzymatic synthesis from nicotinamide and ribose, giving the pure beta-form.',
     history: 'Interest in NMN grew after 2016 mouse studies on age-related decline in NAD+, and the first human trials were published from 2021.',
@@ -178,7 +178,7 @@ export const INGREDIENTS_1: Ingredient[] = [
     prod: ['bulk-nmn-powder', 'nmnh-powder'],
   },
   {
-    key: 'coenzyme-q10', name: 'Coenzyme Q10', topic: 'Herbal Extracts', kind: 'compound',
+    key: 'coenzyme-q10', name: 'Coenzyme Q10', topic: 'Nutritional Supplements', kind: 'compound',
     what: 'Coenzyme Q10, ubiquinone, is a fat-soluble molecule found in every cell membrane that carries electrons in the mitochondrial energy chain and acts as an antioxidant.',
     source: 'Supplement CoQ10 is produced by yeast or bacterial fermentation, which gives the natural all-trans form; the body also makes it, with levels falling after about 40.',
     history: 'CoQ10 was isolated from beef heart in 1957, and its role in energy metabolism earned Peter Mitchell the 1978 Nobel Prize in Chemistry.',
@@ -482,7 +482,7 @@ export const INGREDIENTS_1: Ingredient[] = [
     prod: ['apigenin-powder', 'chamomile-extract'],
   },
   {
-    key: 'spermidine', name: 'Spermidine', topic: 'Herbal Extracts', kind: 'compound',
+    key: 'spermidine', name: 'Spermidine', topic: 'Nutritional Supplements', kind: 'compound',
     what: 'Spermidine is a polyamine present in every living cell, studied for its role in autophagy, the cell’s recycling process.',
     source: 'Supplement spermidine usually comes from wheat germ extract standardized to about 1%, or as synthetic spermidine trihydrochloride.',
     history: 'Spermidine was first found in semen in the seventeenth century; its link with autophagy and lifespan in yeast and flies was published in 2009.',

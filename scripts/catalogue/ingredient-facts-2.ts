@@ -44,7 +44,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     forms: ['protein shakes', 'baby and toddler foods', 'bars', 'baked goods'],
     time: 'Like other proteins it is taken around training or with meals.',
     combos: ['pea protein', 'quinoa', 'BCAA'],
-    vs: ['pea-protein', 'potato-protein'],
+    vs: ['pea-protein', 'potato-protein', 'pumpkin-seed-protein', 'oat-protein', 'corn-protein'],
     prod: ['rice-protein-powder'],
   }),
   protein({
@@ -61,7 +61,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     forms: ['bars', 'protein blends', 'bakery', 'vegan snacks'],
     time: 'It is eaten in meals and snacks throughout the day.',
     combos: ['pea protein', 'hemp protein', 'cocoa'],
-    vs: ['pea-protein', 'almond-protein'],
+    vs: ['pea-protein', 'almond-protein', 'rice-protein', 'potato-protein'],
     prod: ['pumpkin-seed-protein-powder', 'pumpkin-seed-powder'],
   }),
   protein({
@@ -78,7 +78,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     forms: ['vegan foods', 'protein shakes', 'bakery', 'meat alternatives'],
     time: 'It is used as part of meals or after training.',
     combos: ['pea protein', 'rice protein'],
-    vs: ['pea-protein', 'rice-protein'],
+    vs: ['pea-protein', 'rice-protein', 'oat-protein', 'wheat-protein'],
     prod: ['potato-protein-powder'],
   }),
   protein({
@@ -95,7 +95,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     forms: ['breakfast cereals', 'drinks', 'bars', 'baked goods'],
     time: 'Oat protein is eaten with breakfast or in snacks.',
     combos: ['oat beta-glucan', 'pea protein'],
-    vs: ['pea-protein', 'wheat-protein'],
+    vs: ['pea-protein', 'wheat-protein', 'rice-protein', 'almond-protein'],
     prod: ['oat-protein-powder', 'oat-beta-glucan-powder'],
   }),
   protein({
@@ -112,7 +112,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     forms: ['bread improvers', 'plant-based meat', 'hair care', 'sports drinks'],
     time: 'It is used within foods rather than taken on its own.',
     combos: ['pea protein', 'soy protein'],
-    vs: ['pea-protein', 'corn-protein'],
+    vs: ['pea-protein', 'corn-protein', 'rice-protein', 'potato-protein'],
     prod: ['wheat-protein-powder', 'hydrolyzed-wheat-protein-powder'],
   }),
   protein({
@@ -146,7 +146,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     forms: ['bars', 'bakery', 'protein shakes', 'nut butters'],
     time: 'They are eaten in meals and snacks.',
     combos: ['pea protein', 'cocoa', 'oats'],
-    vs: ['pumpkin-seed-protein', 'pea-protein'],
+    vs: ['pumpkin-seed-protein', 'pea-protein', 'rice-protein', 'oat-protein'],
     prod: ['pure-almond-protein-powder', 'pure-peanut-protein-powder'],
   }),
   {
@@ -500,7 +500,7 @@ export const INGREDIENTS_2: Ingredient[] = [
     prod: ['pure-inositol-powder'],
   },
   {
-    key: 'l-carnitine', name: 'L-Carnitine', topic: 'Amino Acids', kind: 'amino',
+    key: 'l-carnitine', name: 'L-Carnitine', topic: 'Nutritional Supplements', kind: 'amino',
     what: 'L-Carnitine is a compound made from lysine and methionine that carries long-chain fatty acids into mitochondria.',
     source: 'It is made by chemical synthesis with resolution to the L-form; red meat is the main dietary source.',
     history: 'Carnitine was found in meat in 1905; its name comes from the Latin caro, flesh.',

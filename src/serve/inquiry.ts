@@ -47,6 +47,8 @@ export const MESSAGES = {
 type Parsed = { ok: true; fields: Record<string, unknown> } | { ok: false; status: number; error: string };
 
 class TooLarge extends Error {}
+/** The client went away before its body was complete: nothing to answer. */
+class Aborted extends Error {}
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -64,7 +66,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('error', () => reject(new Aborted()));
+    req.on('close', () => {
+      if (!req.complete) reject(new Aborted());
+    });
   });
 }
 
@@ -171,6 +176,7 @@ export async function handleInquiry(req: IncomingMessage, res: ServerResponse, o
       res.setHeader('Connection', 'close');
       return fail(413, { _form: MESSAGES.tooLarge(opts.bodyLimit) });
     }
+    if (err instanceof Aborted) return void res.destroy();
     throw err;
   }
   const parsed = parseBody(req.headers['content-type'] ?? '', body);

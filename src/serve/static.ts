@@ -266,7 +266,8 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
         ? await brotli(body, {
             params: {
               [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-              [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+              // The best ratio for pages and bundles; a large file (search index) would keep its first reader waiting for seconds.
+              [zlibConstants.BROTLI_PARAM_QUALITY]: body.length <= 512 * 1024 ? 11 : 6,
               [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
             },
           })

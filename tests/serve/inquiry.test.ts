@@ -268,6 +268,24 @@ describe('e-mail notification', () => {
   });
 });
 
+describe('clients that go away', () => {
+  it('drops a body cut off half-way without storing or logging an error', async () => {
+    const lines: string[] = [];
+    const s = await serve({ log: (l) => void lines.push(l) });
+    const { connect } = await import('node:net');
+    const url = new URL(s.url);
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((r) => socket.once('connect', r));
+    socket.write('POST /api/inquiry HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"Ada');
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await postJson(s, VALID)).status).toBe(201);
+    expect(s.store.count({ includeSpam: true })).toBe(1);
+    expect(lines).toEqual([]);
+  });
+});
+
 describe('shutdown', () => {
   it('finishes a request in flight before closing the store', async () => {
     const s = await serve();

@@ -41,7 +41,6 @@ export interface ArticleDraft {
 }
 
 const h2 = (text: string): Block => ({ type: 'heading', level: 2, text });
-const h3 = (text: string): Block => ({ type: 'heading', level: 3, text });
 const p = (text: string): Block => ({ type: 'paragraph', text });
 const ul = (items: string[]): Block => ({ type: 'list', items });
 const ol = (items: string[]): Block => ({ type: 'list', ordered: true, items });
@@ -377,13 +376,13 @@ const TYPES: Record<string, { headline: (i: Ingredient) => string | string[]; to
       p(`This guide brings together the essentials about ${mid(i.name)} for buyers and product developers.`),
       h2('In brief'),
       ul([i.what, i.amt, i.store].map((s) => s)),
-      h3('Source'),
+      h2('Source'),
       p(i.source),
-      h3('Research'),
+      h2('Research'),
       p(`Areas studied include ${joinList(i.studied)}.`),
-      h3('Safety'),
+      h2('Safety'),
       p(`${i.safe} ${i.avoid}`),
-      h3('Formats'),
+      h2('Formats'),
       p(`${cap(mid(i.name))} is sold in ${joinList(i.forms)}. ${pick(r, ['Each format asks for a slightly different grade.', 'Particle size and solubility decide which format works best.'])}`),
     ],
   },
@@ -593,6 +592,8 @@ export function ensureLength(draft: ArticleDraft, minWords: number): void {
     if (wordCount(text(draft.body)) >= minWords) break;
     const fact = text(extra.slice(1));
     if (text(draft.body).toLowerCase().includes(fact.split('\n')[0].toLowerCase())) continue;
+    const heading = extra[0].type === 'heading' ? extra[0].text : '';
+    if (draft.body.some((b) => b.type === 'heading' && b.text === heading)) continue;
     draft.body.push(...extra);
   }
   draft.body.push(p(pick(r, SUPPLY_CLOSERS)(ing)));

@@ -5,12 +5,12 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { Catalogue } from '../load/catalogue.js';
 import { loadCatalogue } from '../load/index.js';
-import { checkCatalogue, resolveRoutes, type ResolvedRoute } from './index.js';
+import { checkCatalogue, compareDiagnostics, resolveRoutes, type ResolvedRoute } from './index.js';
 
 export interface CheckResult {
   /** Null when the data could not be loaded (the diagnostics say why). */
   catalogue: Catalogue | null;
-  /** Load diagnostics if loading failed, else check diagnostics; sorted. */
+  /** Load diagnostics, and check diagnostics when the catalogue loaded; sorted. */
   diagnostics: Diagnostic[];
   routes: ResolvedRoute[];
 }
@@ -18,5 +18,7 @@ export interface CheckResult {
 export async function checkDataDir(dataDir: string): Promise<CheckResult> {
   const loaded = await loadCatalogue(dataDir);
   if (!loaded.catalogue) return { catalogue: null, diagnostics: loaded.diagnostics, routes: [] };
-  return { catalogue: loaded.catalogue, diagnostics: checkCatalogue(loaded.catalogue), routes: resolveRoutes(loaded.catalogue) };
+  // The load stage's warnings (stray files) belong in the same report.
+  const diagnostics = [...loaded.diagnostics, ...checkCatalogue(loaded.catalogue)].sort(compareDiagnostics);
+  return { catalogue: loaded.catalogue, diagnostics, routes: resolveRoutes(loaded.catalogue) };
 }

@@ -18,6 +18,7 @@ import { compareDiagnostics } from './order.js';
 export interface LoadResult {
   /** Null only when a file could not be read or validated; `diagnostics` then says why. */
   catalogue: Catalogue | null;
+  /** Errors (the catalogue is then null) and warnings (files the layout does not know), sorted. */
   diagnostics: Diagnostic[];
 }
 
@@ -56,7 +57,17 @@ export async function loadCatalogue(dataDir: string): Promise<LoadResult> {
   }
 
   const names = Object.keys(COLLECTIONS) as CollectionName[];
-  const entityFiles = names.flatMap((name) => jsonFilesIn(root, name));
+  const listings = names.map((name) => jsonFilesIn(root, name));
+  const entityFiles = listings.flatMap((l) => l.files);
+  const strays = [...strayEntries(root, names), ...listings.flatMap((l) => l.strays)].map(
+    (rel): Diagnostic => ({
+      code: 'load/unexpected-file',
+      severity: 'warning',
+      file: label(rel),
+      pointer: '',
+      message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, and *.json files in ${names.map((n) => `${n}/`).join(', ')}), so it is ignored; move it out or fix its name.`,
+    }),
+  );
   const jobs: Array<{ rel: string; schema: z.ZodType; into: string }> = [
     { rel: SINGLES.site[0], schema: SINGLES.site[1], into: 'site' },
     { rel: SINGLES.routes[0], schema: SINGLES.routes[1], into: 'routes' },
@@ -68,8 +79,8 @@ export async function loadCatalogue(dataDir: string): Promise<LoadResult> {
   // and they never hold more than one file descriptor or one file's text.
   const results = jobs.map((job) => loadFile(join(root, job.rel), label(job.rel), job.schema));
 
-  const diagnostics = results.flatMap((r) => r.diagnostics);
-  if (diagnostics.length > 0) return { catalogue: null, diagnostics: diagnostics.sort(compareDiagnostics) };
+  const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays].sort(compareDiagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) return { catalogue: null, diagnostics };
 
   const sourceOf = new WeakMap<object, string>();
   const collected: Record<string, unknown[]> = { categories: [], products: [], articles: [], news: [], pages: [] };
@@ -97,7 +108,7 @@ export async function loadCatalogue(dataDir: string): Promise<LoadResult> {
     pages: collected.pages,
     sourceOf,
   } as Catalogue;
-  return { catalogue, diagnostics: [] };
+  return { catalogue, diagnostics };
 }
 
 interface FileResult {
@@ -148,20 +159,32 @@ function loadFile(abs: string, file: string, schema: z.ZodType): FileResult {
 
 /**
  * `<dir>/*.json` relative to root, sorted (directory order depends on the
- * file system; the output must not). A plain readdir: fast-glob's import
- * alone costs more start-up time than listing these folders takes.
+ * file system; the output must not), and anything else found there. A plain
+ * readdir: fast-glob's import alone costs more start-up time than listing
+ * these folders takes.
  */
-function jsonFilesIn(root: string, dir: string): string[] {
+function jsonFilesIn(root: string, dir: string): { files: string[]; strays: string[] } {
   let entries;
   try {
     entries = readdirSync(join(root, dir), { withFileTypes: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { files: [], strays: [] };
     throw err;
   }
-  return entries
-    .filter((e) => e.name.endsWith('.json') && !e.name.startsWith('.') && (e.isFile() || e.isSymbolicLink()))
-    .map((e) => `${dir}/${e.name}`)
+  const files: string[] = [];
+  const strays: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue; // editors' and systems' hidden files
+    (e.name.endsWith('.json') && (e.isFile() || e.isSymbolicLink()) ? files : strays).push(`${dir}/${e.name}`);
+  }
+  return { files: files.sort(), strays: strays.sort() };
+}
+
+/** Top-level entries of data/ that the layout does not know (a misspelt folder would otherwise vanish silently). */
+function strayEntries(root: string, collections: readonly string[]): string[] {
+  const known = new Set<string>([SINGLES.site[0], SINGLES.routes[0], ...collections]);
+  return readdirSync(root)
+    .filter((name) => !name.startsWith('.') && !known.has(name))
     .sort();
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +79,20 @@ describe('loadCatalogue', () => {
     const { diagnostics } = await loadCatalogue(data);
     expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['load/invalid-json', 3, 1]]);
     expect(diagnostics[0].message).toContain('trailing comma');
+  });
+
+  it('warns about files the layout does not know, and still loads', async () => {
+    const data = scenario(null);
+    mkdirSync(join(data, 'prodcts'));
+    writeFileSync(join(data, 'prodcts/x.json'), '{}');
+    writeFileSync(join(data, 'products/notes.txt'), 'x');
+    writeFileSync(join(data, 'products/.DS_Store'), 'x');
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).not.toBeNull();
+    expect(diagnostics.map((d) => [d.code, d.severity, d.file.slice(data.length + 1)])).toEqual([
+      ['load/unexpected-file', 'warning', 'prodcts'],
+      ['load/unexpected-file', 'warning', 'products/notes.txt'],
+    ]);
   });
 
   it('reports a missing registry file and a missing data dir', async () => {

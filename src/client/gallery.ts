@@ -70,8 +70,12 @@ export function enhanceGallery(root: HTMLElement): void {
   let view: View = { scale: 1, x: 0, y: 0 };
   const size = () => ({ w: viewport.clientWidth || 1, h: viewport.clientHeight || 1 });
   const apply = (next: View) => {
-    const { w, h } = size();
-    view = clampView(next, w, h, max);
+    // At 1x nothing needs measuring; reading the size then would force a layout at start-up.
+    if (next.scale <= 1) view = { scale: 1, x: 0, y: 0 };
+    else {
+      const { w, h } = size();
+      view = clampView(next, w, h, max);
+    }
     main.style.transform = view.scale === 1 ? '' : `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
     root.dataset.zoom = view.scale.toFixed(2);
     viewport.classList.toggle('is-zoomed', view.scale > 1);

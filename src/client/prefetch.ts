@@ -64,10 +64,11 @@ export function initPrefetch(doc: Document = document): void {
       if (prefetch(entry.target as HTMLAnchorElement)) inView++;
     }
   });
-  // Wait for idle: the page's own resources come first.
+  // After load and at idle: the page's own resources and start-up come first.
   const observeAll = () => {
     for (const link of doc.querySelectorAll<HTMLAnchorElement>('main a[href]')) observer.observe(link);
   };
-  if ('requestIdleCallback' in window) requestIdleCallback(observeAll, { timeout: 2000 });
-  else setTimeout(observeAll, 1000);
+  const whenIdle = () => ('requestIdleCallback' in window ? requestIdleCallback(observeAll, { timeout: 3000 }) : setTimeout(observeAll, 1000));
+  if (doc.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }

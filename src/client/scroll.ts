@@ -1,7 +1,8 @@
 /**
  * Scroll position on arrival (spec section 2): a URL with a hash lands on its
- * target; any other freshly loaded page starts at the top. Back/forward and
- * reload keep the browser's own restoration.
+ * target (ids percent-decoded, legacy `name` anchors too) and takes focus; any
+ * other freshly loaded page starts at the top, as browsers do for documents.
+ * Back/forward and reload keep the browser's own restoration.
  */
 
 /** The element a hash names, by id or (legacy anchors) by name. */
@@ -29,10 +30,12 @@ function land(target: HTMLElement): void {
 }
 
 export function initScroll(doc: Document = document): void {
-  if (navigationType() === 'navigate') {
+  // A freshly navigated page already starts at the top (the browser restores
+  // positions only on back/forward and reload); scrolling it again would force
+  // a layout during start-up for nothing.
+  if (navigationType() === 'navigate' && location.hash) {
     const target = hashTarget(location.hash, doc);
     if (target) land(target);
-    else if (!location.hash) window.scrollTo(0, 0);
   }
   // In-page links: the browser scrolls; move focus too.
   window.addEventListener('hashchange', () => {

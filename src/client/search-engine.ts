@@ -29,7 +29,8 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
   const entry = await getJson<SearchEntry>(entryUrl);
   if (entry.version !== SEARCH_INDEX_VERSION) throw new Error(`search index version ${entry.version}, expected ${SEARCH_INDEX_VERSION}`);
   const file = await getJson<SearchIndexFile>(entry.index);
-  const mini = MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS);
+  // The async loader yields between batches: rebuilding a large index in one go blocks the page for seconds on slow phones.
+  const mini = await MiniSearch.loadJSAsync(file.index as Parameters<typeof MiniSearch.loadJSAsync>[0], INDEX_OPTIONS);
   return {
     documents: file.docs.length,
     search(query) {

@@ -54,25 +54,24 @@ function routesByNode(ctx: CheckContext, screens: readonly string[]): Map<string
 /** Every product, article and news item has exactly one detail route. */
 function checkDetailRoutes(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const { products, articles, news } = ctx.catalogue;
   const kinds = [
-    { screen: 'product', items: ctx.catalogue.products, label: (p: Product) => `Product "${p.name}"` },
-    { screen: 'article', items: ctx.catalogue.articles, label: (a: { headline: string }) => `Article "${a.headline}"` },
-    { screen: 'news-detail', items: ctx.catalogue.news, label: (n: { title: string }) => `News item "${n.title}"` },
+    { screen: 'product', items: products.map((p) => ({ entity: p, id: p.id, label: `Product "${p.name}"` })) },
+    { screen: 'article', items: articles.map((a) => ({ entity: a, id: a.id, label: `Article "${a.headline}"` })) },
+    { screen: 'news-detail', items: news.map((n) => ({ entity: n, id: n.id, label: `News item "${n.title}"` })) },
   ] as const;
-  for (const kind of kinds) {
-    const routes = routesByNode(ctx, [kind.screen]);
-    const noun = DETAIL_SCREENS[kind.screen];
-    for (const item of kind.items as ReadonlyArray<{ id: string; slug: string }>) {
-      const file = ctx.fileOf(item);
-      const label = (kind.label as (i: unknown) => string)(item);
-      const found = routes.get(item.id) ?? [];
+  for (const { screen, items } of kinds) {
+    const routes = routesByNode(ctx, [screen]);
+    for (const { entity, id, label } of items) {
+      const file = ctx.fileOf(entity);
+      const found = routes.get(id) ?? [];
       if (found.length === 0) {
         out.push(
-          diagnostic('check/missing-detail-route', file, '/id', `${label} (${item.id}) has no detail route; add a route with screen "${kind.screen}" and nodeid "${item.id}" to ${ctx.routesFile}, or remove the ${noun}.`),
+          diagnostic('check/missing-detail-route', file, '/id', `${label} (${id}) has no detail route; add a route with screen "${screen}" and nodeid "${id}" to ${ctx.routesFile}, or remove the ${DETAIL_SCREENS[screen]}.`),
         );
       } else if (found.length > 1) {
         const list = found.map((d) => `${d.route.path} (/${d.index})`).join(', ');
-        out.push(diagnostic('check/multiple-detail-routes', file, '/id', `${label} (${item.id}) has ${found.length} detail routes: ${list}; keep exactly one.`));
+        out.push(diagnostic('check/multiple-detail-routes', file, '/id', `${label} (${id}) has ${found.length} detail routes: ${list}; keep exactly one.`));
       }
     }
   }

@@ -176,7 +176,9 @@ function checkDeclaration(ctx: CheckContext, { route, index }: Declaration): Dia
   const product = screen === 'product' ? ctx.products.get(route.nodeid) : undefined;
   if (screen === 'product') {
     if (product && route.grandId !== product.category) {
-      add('check/grandid-mismatch', route.grandId === undefined ? at() : at('grandId'),
+      add(
+        'check/grandid-mismatch',
+        route.grandId === undefined ? at() : at('grandId'),
         `Product route ${path} has grandId "${route.grandId ?? ''}" but its product's category is "${product.category}"; set grandId to the category's node id.`,
       );
     }
@@ -189,7 +191,9 @@ function checkDeclaration(ctx: CheckContext, { route, index }: Declaration): Dia
 
   const empty = (['title', 'description', 'keywords'] as const).filter((k) => route.meta[k].trim() === '');
   if (empty.length > 0) {
-    add('check/empty-meta', at('meta'),
+    add(
+      'check/empty-meta',
+      at('meta'),
       `Route ${path} has an empty meta ${listWords(empty)}; the build falls back to text made from the content. Write ${empty.length > 1 ? 'them' : 'it'} for better search results.`,
     );
   }

@@ -6,7 +6,7 @@
  *
  *   npm run bench -- audit                       (synthetic 1,420 and 100,000; linkinator on 1,420)
  *   npm run bench -- audit --dir dist            (also a real dist)
- *   npm run bench -- audit --sizes 1420,10000 --linkinator-max 10000
+ *   npm run bench -- audit --sizes 1420,10000 --linkinator-max 10000 --runs 3
  *
  * Budgets (issue 5): 1,500 pages under 2 s, 100,000 under 60 s with bounded memory.
  * Synthetic sites are generated once into the temp folder and reused.
@@ -22,7 +22,8 @@ import sirv from 'sirv';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/site', import.meta.url));
-const RUNS = 5;
+const DEFAULT_RUNS = 5;
+let RUNS = DEFAULT_RUNS;
 const ORIGIN = 'https://www.example-extracts.com';
 const FORMAT = 3; // bump when the synthetic pages change
 
@@ -211,6 +212,7 @@ export async function run(args: string[]): Promise<void> {
     return i === -1 ? undefined : args[i + 1];
   };
   const sizes = (arg('--sizes') ?? '1420,100000').split(',').map(Number);
+  RUNS = Number(arg('--runs') ?? DEFAULT_RUNS);
   const linkMax = Number(arg('--linkinator-max') ?? 2000);
   const real = arg('--dir');
   if (real) {

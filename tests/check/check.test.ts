@@ -90,6 +90,16 @@ const SCENARIOS: Array<[string, string[][]]> = [
       ['error', 'check/route-without-content', 'routes.json', '/20/nodeid'],
     ],
   ],
+  ['check-category-without-route', [['error', 'check/category-without-route', 'categories/api.json', '/id']]],
+  ['check-category-path-mismatch', [['error', 'check/category-path-mismatch', 'routes.json', '/7/path']]],
+  ['check-page-without-route', [['error', 'check/page-without-route', 'pages/thanks.json', '/id']]],
+  [
+    'check-duplicate-page',
+    [
+      ['error', 'check/duplicate-page', 'routes.json', '/28/page'],
+      ['error', 'check/page-path', 'routes.json', '/28/path'],
+    ],
+  ],
   ['check-missing-home', [['error', 'check/missing-home', 'routes.json', '']]],
   ['check-page-path', [['error', 'check/page-path', 'routes.json', '/6/path']]],
   ['check-unexpected-page', [['error', 'check/unexpected-page', 'routes.json', '/14/page']]],

@@ -119,10 +119,16 @@ function listMembership(categories: readonly Category[], products: readonly Prod
   return members;
 }
 
+/**
+ * A path other pages may link to: site-absolute, one leading slash. Anything
+ * else (a scheme, `//host`) is never linked; rendering that route fails.
+ */
+export const isSitePath = (path: string): boolean => /^\/(?![/\\])/.test(path) && !/[\u0000-\u001f\s]/.test(path);
+
 /** First declared path per node id for one screen: duplicate declarations share one output. */
 function pathsOf(routes: readonly RouteRecord[], screen: string): Map<string, string> {
   const map = new Map<string, string>();
-  for (const r of routes) if (r.screen === screen && !map.has(r.nodeid)) map.set(r.nodeid, r.path);
+  for (const r of routes) if (r.screen === screen && !map.has(r.nodeid) && isSitePath(r.path)) map.set(r.nodeid, r.path);
   return map;
 }
 
@@ -134,7 +140,7 @@ export function pageNumber(route: RouteRecord): number {
 function listRoutes(routes: readonly RouteRecord[]): Map<string, ListRoutes> {
   const lists = new Map<string, ListRoutes>();
   for (const r of routes) {
-    if (!LIST_SCREENS.has(r.screen)) continue;
+    if (!LIST_SCREENS.has(r.screen) || !isSitePath(r.path)) continue;
     let list = lists.get(r.nodeid);
     if (!list) lists.set(r.nodeid, (list = { pages: [], paged: new Map() }));
     if (r.page === undefined) list.bare ??= r.path;
@@ -222,7 +228,7 @@ export function createSiteModel(catalogue: Catalogue, assets: AssetRefs): SiteMo
   }
 
   const screenPath = new Map<string, string>();
-  for (const r of routes) if (r.page === undefined && !screenPath.has(r.screen)) screenPath.set(r.screen, r.path);
+  for (const r of routes) if (r.page === undefined && !screenPath.has(r.screen) && isSitePath(r.path)) screenPath.set(r.screen, r.path);
 
   const lists = listRoutes(routes);
   const nav = navigation(site, catalogue.categories, lists);
@@ -287,7 +293,7 @@ const SCREEN_DEFAULTS: Record<string, string> = {
   'search-not-found': '/search/404',
   thanks: '/thanks',
 };
-export function screenHref(model: SiteModel, screen: keyof typeof SCREEN_DEFAULTS | string): string {
+export function screenHref(model: SiteModel, screen: string): string {
   return model.screenPath.get(screen) ?? SCREEN_DEFAULTS[screen] ?? '/';
 }
 

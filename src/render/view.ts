@@ -7,6 +7,7 @@ import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '..
 import {
   type ListRoutes,
   type PageKind,
+  isSitePath,
   type SiteModel,
   articleHref,
   newsHref,
@@ -82,6 +83,9 @@ function listView<T>(model: SiteModel, route: RouteRecord, items: readonly T[], 
 }
 
 export function resolveView(model: SiteModel, route: RouteRecord): View {
+  if (!isSitePath(route.path)) {
+    throw new RouteBindingError(`route ${JSON.stringify(route.path)}: a path must start with a single "/" and hold no spaces or control characters`);
+  }
   const per = model.site.itemsPerPage;
   switch (route.screen) {
     case 'products':

@@ -256,6 +256,17 @@ describe('error pages', () => {
     const catalogue = fixtureCatalogue();
     expect(() => renderRoute(model, { ...catalogue.routes[0], path: '/odd', screen: 'gallery' })).toThrow('route /odd: Unknown middleware gallery');
   });
+  test.each(['javascript:alert(1)', '//evil.example/x', 'monomer/x', '/a b'])('a route whose path is %j fails instead of being linked', (path) => {
+    const catalogue = fixtureCatalogue();
+    const bad = { ...catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!, path };
+    catalogue.routes = catalogue.routes.filter((r) => r.path !== '/monomer/bulk-quercetin').concat(bad);
+    const m = createSiteModel(catalogue, ASSETS);
+    expect(() => renderRoute(m, bad)).toThrow('a path must start with a single "/"');
+    // Pages that would link to it use the product's fallback path instead.
+    const list = renderRoute(m, catalogue.routes.find((r) => r.path === '/monomer/page-2')!);
+    expect(list).not.toContain(`href="${path}"`);
+    expect(list).toContain('href="/monomer/bulk-quercetin"');
+  });
   test('a route naming missing content fails with its path, the id and where it was looked for', () => {
     const catalogue = fixtureCatalogue();
     const route = { ...catalogue.routes.find((r) => r.screen === 'product')!, path: '/monomer/gone', nodeid: 'nope' };

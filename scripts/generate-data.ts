@@ -207,6 +207,9 @@ function build(): Built {
   const news: NewsItem[] = NEWS.map((n) => ({ id: nodeIdFor(`news:${n.slug}`), slug: n.slug, title: n.title, date: n.date, summary: n.summary, body: n.body }));
   const newsKeywords = new Map(NEWS.map((n) => [nodeIdFor(`news:${n.slug}`), n.keywords]));
   const pages = buildPages(BRAND, categories);
+  // The list pages change whenever an item is added, so their content date follows the newest item.
+  pages.knowledge.updated = articles.map((a) => a.updated ?? a.date).reduce((a, b) => (a > b ? a : b));
+  pages.news.updated = news.map((n) => n.date).reduce((a, b) => (a > b ? a : b));
 
   const members = listMembers(categories, products);
   const pagesOf = new Map(categories.map((c) => [c.id, Math.ceil(members.get(c.id)!.length / site.itemsPerPage.products)]));

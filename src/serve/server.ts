@@ -88,46 +88,55 @@ export function clientIpOf(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? '';
 }
 
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/** The transport for notifications, null when they are not configured; bad settings are a ServeConfigError. */
+async function notificationMailer(opts: ServeOptions): Promise<Mailer | null> {
+  const addresses = [
+    ['recipient (SITE_NOTIFY_TO, --notify-to)', opts.notifyTo],
+    ['sender (SITE_NOTIFY_FROM, --notify-from)', opts.notifyFrom],
+  ] as const;
+  for (const [name, address] of addresses) {
+    if (address !== undefined && !EMAIL.test(address)) {
+      throw new ServeConfigError(`e-mail notification: the ${name} ${JSON.stringify(address)} is not an e-mail address`);
+    }
+  }
+  if (!opts.notifyTo || !(opts.mailer || opts.smtpUrl)) return null;
+  try {
+    return opts.mailer ?? (await smtpMailer(opts.smtpUrl!));
+  } catch (err) {
+    throw new ServeConfigError(`e-mail notification: ${err instanceof Error ? err.message : String(err)} (SITE_SMTP_URL or --smtp-url)`);
+  }
+}
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const inquiryPath = opts.inquiryPath ?? DEFAULTS.inquiryPath;
   const baseCsp = contentSecurityPolicy(NO_INLINE, opts.cspExtra);
 
-  let site: StaticSite | null = null;
-  if (!opts.apiOnly) {
-    if (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory()) {
-      throw new ServeConfigError(`${opts.dir} does not exist or is not a folder: run \`site build\` first, or pass --dir (or --api-only)`);
-    }
-    site = createStaticSite({
-      root: opts.dir,
-      cspExtra: opts.cspExtra,
-      watch: opts.watch,
-      cacheBytes: opts.cacheBytes,
-      maxEntryBytes: opts.maxEntryBytes,
-    });
+  // Configuration first: a mistake must not leave a half-started server behind.
+  const mailer = await notificationMailer(opts);
+  if (!opts.apiOnly && (!existsSync(opts.dir) || !statSync(opts.dir).isDirectory())) {
+    throw new ServeConfigError(`${opts.dir} does not exist or is not a folder: run \`site build\` first, or pass --dir (or --api-only)`);
+  }
+  if (!mailer && (opts.notifyTo || opts.smtpUrl)) {
+    log('site serve: e-mail notification needs both an SMTP URL (SITE_SMTP_URL) and a recipient (SITE_NOTIFY_TO); it stays off');
   }
 
   const store = openStore(opts.dataDir, { create: true });
-  let notifier: Notifier | null = null;
-  if (opts.notifyTo && (opts.mailer || opts.smtpUrl)) {
-    let mailer: Mailer;
-    try {
-      mailer = opts.mailer ?? (await smtpMailer(opts.smtpUrl!));
-    } catch (err) {
-      store.close();
-      throw new ServeConfigError(`e-mail notification: ${err instanceof Error ? err.message : String(err)} (SITE_SMTP_URL or --smtp-url)`);
-    }
-    notifier = startNotifier(store, mailer, {
-      to: opts.notifyTo,
-      from: opts.notifyFrom,
-      baseDelayMs: opts.notifyBaseDelayMs,
-      pollMs: opts.notifyPollMs,
-      maxAttempts: opts.notifyMaxAttempts,
-      onError: (id, error, retry) => log(`site serve: e-mail for inquiry ${id} failed (${error})${retry ? '; will retry' : '; giving up'}`),
-    });
-  } else if (opts.notifyTo || opts.smtpUrl) {
-    log('site serve: e-mail notification needs both an SMTP URL (SITE_SMTP_URL) and a recipient (SITE_NOTIFY_TO); it stays off');
-  }
+  const site = opts.apiOnly
+    ? null
+    : createStaticSite({ root: opts.dir, cspExtra: opts.cspExtra, watch: opts.watch, cacheBytes: opts.cacheBytes, maxEntryBytes: opts.maxEntryBytes });
+  const notifier: Notifier | null = mailer
+    ? startNotifier(store, mailer, {
+        to: opts.notifyTo!,
+        from: opts.notifyFrom,
+        baseDelayMs: opts.notifyBaseDelayMs,
+        pollMs: opts.notifyPollMs,
+        maxAttempts: opts.notifyMaxAttempts,
+        onError: (id, error, retry) => log(`site serve: e-mail for inquiry ${id} failed (${error})${retry ? '; will retry' : '; giving up'}`),
+      })
+    : null;
 
   const limiter = createRateLimiter(opts.rateLimit ?? DEFAULTS.rateLimit);
   const inquiryOptions = {
@@ -183,13 +192,20 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   server.requestTimeout = 30_000;
   server.headersTimeout = 20_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? DEFAULTS.port, opts.host ?? DEFAULTS.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? DEFAULTS.port, opts.host ?? DEFAULTS.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await notifier?.stop();
+    site?.close();
+    store.close();
+    throw err;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 

@@ -99,6 +99,22 @@ describe('site serve (process)', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/nowhere does not exist or is not a folder: run `site build` first/);
     expect(site(['serve', '--port', 'eighty']).status).toBe(2);
+    const notify = site(['serve', '--port', '0', '--notify-to', 'sales']);
+    expect(notify.status).toBe(2);
+    expect(notify.stderr).toMatch(/the recipient \(SITE_NOTIFY_TO, --notify-to\) "sales" is not an e-mail address/);
+  });
+
+  it('says so when the port is taken', async () => {
+    const first = await serve(['--data-dir', 'data-port']);
+    try {
+      const port = new URL(first.url).port;
+      const second = site(['serve', '--port', port, '--data-dir', 'data-port']);
+      expect(second.status).toBe(2);
+      expect(second.stderr).toContain(`port ${port} on 127.0.0.1 is in use: pass another --port`);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
   });
 
   it('serves only the endpoint with --api-only', async () => {

@@ -12,7 +12,7 @@ interface ServeFlags {
   rateLimit: string;
   bodyLimit: string;
   trustProxy?: boolean;
-  csp: string[];
+  csp?: string[];
   smtpUrl?: string;
   notifyTo?: string;
   notifyFrom?: string;
@@ -24,7 +24,7 @@ function integer(name: string, value: string, min: number, max: number): number 
   return n;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function registerServe(program: Command, ctx: CommandContext): void {
   program
@@ -38,7 +38,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .option('--rate-limit <n>', 'accepted inquiries per client and minute; 0 turns the limit off', '5')
     .option('--body-limit <bytes>', 'largest inquiry body accepted', '32768')
     .option('--trust-proxy', 'take the client address from X-Forwarded-For (behind a reverse proxy)')
-    .option('--csp <directive:source>', 'allow a third-party source in the Content-Security-Policy, e.g. script-src:https://www.googletagmanager.com (repeatable)', collect, [])
+    .option('--csp <directive:source>', 'allow a third-party source in the Content-Security-Policy, e.g. script-src:https://www.googletagmanager.com (repeatable)', collect)
     .option('--smtp-url <url>', 'SMTP server for e-mail notification of inquiries (default: $SITE_SMTP_URL)')
     .option('--notify-to <address>', 'who is e-mailed about each inquiry (default: $SITE_NOTIFY_TO)')
     .option('--notify-from <address>', 'sender of those e-mails (default: $SITE_NOTIFY_FROM or the recipient)')
@@ -47,7 +47,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       const { parseCspOptions } = await import('../../serve/security.js');
       const portText = flags.port ?? process.env.PORT ?? '8080';
       const port = integer(flags.port !== undefined ? '--port' : 'PORT', portText, 0, 65535);
-      const csp = parseCspOptions(flags.csp);
+      const csp = parseCspOptions(flags.csp ?? []);
       if (csp.errors.length > 0) throw new UsageError(csp.errors.join('\n'));
       const dist = resolve(flags.dir);
       const data = resolve(flags.dataDir);

@@ -160,10 +160,14 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** One audit run: wall time and peak resident memory (GNU time). */
-function auditOnce(dir: string, reports: string): { ms: number; rssMb: number; pages: number } {
+/**
+ * One audit run: wall time, CPU time (user + system, all threads) and peak
+ * resident memory, from GNU time. CPU time is the steadier figure when the
+ * machine is shared.
+ */
+function auditOnce(dir: string, reports: string): { ms: number; cpuMs: number; rssMb: number; pages: number } {
   const start = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'audit', '--dir', dir, '--reports', reports, '--fail-on', 'none', '--json'], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, BIN, 'audit', '--dir', dir, '--reports', reports, '--fail-on', 'none', '--json'], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 30,
@@ -171,8 +175,8 @@ function auditOnce(dir: string, reports: string): { ms: number; rssMb: number; p
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`site audit --dir ${dir} failed (${r.status}): ${r.stderr.slice(-800)}`);
-  const rssKb = Number(r.stderr.trim().split('\n').pop());
-  return { ms, rssMb: rssKb / 1024, pages: JSON.parse(readFileSync(join(reports, 'audit.json'), 'utf8')).summary.pages };
+  const [user, system, rssKb] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return { ms, cpuMs: (user + system) * 1000, rssMb: rssKb / 1024, pages: JSON.parse(readFileSync(join(reports, 'audit.json'), 'utf8')).summary.pages };
 }
 
 function measureAudit(label: string, dir: string, budgetMs: number): void {
@@ -181,8 +185,10 @@ function measureAudit(label: string, dir: string, budgetMs: number): void {
   const runs = Array.from({ length: RUNS }, () => auditOnce(dir, reports));
   const m = median(runs.map((r) => r.ms));
   const rss = Math.max(...runs.map((r) => r.rssMb));
+  const cpu = median(runs.map((r) => r.cpuMs));
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   process.stdout.write(
-    `audit ${label.padEnd(24)} ${String(runs[0].pages).padStart(6)} pages  median ${(m / 1000).toFixed(2)} s  (runs: ${runs.map((r) => (r.ms / 1000).toFixed(2)).join(', ')})  peak RSS ${rss.toFixed(0)} MB  budget ${budgetMs / 1000} s: ${m <= budgetMs ? 'within' : 'OVER'}\n`,
+    `audit ${label.padEnd(24)} ${String(runs[0].pages).padStart(6)} pages  median ${(m / 1000).toFixed(2)} s wall, ${(cpu / 1000).toFixed(2)} s CPU  (runs: ${runs.map((r) => (r.ms / 1000).toFixed(2)).join(', ')})  peak RSS ${rss.toFixed(0)} MB  load ${load}  budget ${budgetMs / 1000} s: ${m <= budgetMs ? 'within' : 'OVER'}\n`,
   );
   rmSync(reports, { recursive: true, force: true });
 }

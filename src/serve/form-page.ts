@@ -5,9 +5,10 @@
  * cheerio escapes every value it writes.
  */
 import * as cheerio from 'cheerio';
+import { INQUIRY_FIELDS, type Inquiry } from '../core/inquiry.js';
 
-export const FORM_FIELDS = ['name', 'email', 'company', 'country', 'phone', 'product', 'type', 'quantity', 'message'] as const;
-export type FormField = (typeof FORM_FIELDS)[number];
+export const FORM_FIELDS = INQUIRY_FIELDS;
+export type FormField = keyof Inquiry;
 
 /** Field messages by field name; `_form` is a message about the submission as a whole. */
 export type FieldErrors = Partial<Record<FormField | '_form', string>>;

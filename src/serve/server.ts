@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MIN_FILL_MS } from '../core/inquiry.js';
 import { createCommitQueue } from './commit-queue.js';
 import { handleInquiry } from './inquiry.js';
 import { type Mailer, type Notifier, smtpMailer, startNotifier } from './notify.js';
@@ -66,7 +67,7 @@ export const DEFAULTS = {
   dataDir: '.site-data',
   rateLimit: 5,
   bodyLimit: 32 * 1024,
-  minFillMs: 3000,
+  minFillMs: MIN_FILL_MS,
   inquiryPath: '/api/inquiry',
 } as const;
 

@@ -4,37 +4,28 @@
  * behaviours of issue 4: sliders, zoom, share, scroll, loading bar, offline,
  * prefetch, search, the inquiry forms, the 404 page and the per-page budgets.
  */
-import { readFile, rm } from 'node:fs/promises';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildSite, launchChromium, routeOf, startServer, type BuiltSite, type TestServer } from './harness.js';
-import { writeFixtureSite } from './fixture-site.js';
 
 let site: BuiltSite;
 let server: TestServer;
 let browser: Browser;
-let tmp: string | null = null;
 
 beforeAll(async () => {
   // Launch first: a missing Chromium must fail fast with the apt-get hint.
   browser = await launchChromium();
-  if (process.env.SITE_E2E_FIXTURE) {
-    tmp = mkdtempSync(path.join(os.tmpdir(), 'site-e2e-fixture-'));
-    site = await writeFixtureSite(tmp);
-  } else {
-    site = await buildSite();
-  }
+  site = await buildSite();
   server = await startServer(site.dist);
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await site?.cleanup();
 });
 
 beforeEach(() => {

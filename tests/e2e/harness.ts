@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -46,12 +46,14 @@ export interface BuiltRoute {
 export interface BuiltSite {
   dist: string;
   routes: BuiltRoute[];
+  /** Removes what buildSite created (nothing for SITE_E2E_DIST). */
+  cleanup(): Promise<void>;
 }
 
 /** Builds the catalogue with the compiled CLI into a temporary folder. */
 export async function buildSite(): Promise<BuiltSite> {
   const given = process.env.SITE_E2E_DIST;
-  if (given) return { dist: path.resolve(given), routes: await readRoutes(path.join(path.resolve(given), '..', 'reports')) };
+  if (given) return { dist: path.resolve(given), routes: await readRoutes(path.join(path.resolve(given), '..', 'reports')), cleanup: async () => undefined };
   const cli = path.join(ROOT, 'build/src/cli/index.js');
   const manifest = path.join(ROOT, 'build/client/.vite/manifest.json');
   for (const f of [cli, manifest]) {
@@ -70,7 +72,7 @@ export async function buildSite(): Promise<BuiltSite> {
   if (run.status !== 0) {
     throw new Error(`bin/site build --data-dir ${data} failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-4000)}`);
   }
-  return { dist, routes: await readRoutes(reports) };
+  return { dist, routes: await readRoutes(reports), cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
 async function readRoutes(reports: string): Promise<BuiltRoute[]> {

@@ -105,6 +105,12 @@ export interface ArticleLd {
   section?: string;
 }
 
+/** Bylines such as "Verdanta Editorial Team" name an organisation, not a person. */
+export function authorLd(model: SiteModel, author: string): JsonLd {
+  const organisation = /\b(team|lab|laboratory|department|editorial|staff|desk|office)\b/i.test(author) || author.includes(model.site.brand);
+  return { '@type': organisation ? 'Organization' : 'Person', name: author };
+}
+
 export function articleLd(model: SiteModel, a: ArticleLd): JsonLd {
   return {
     '@context': 'https://schema.org',
@@ -116,7 +122,7 @@ export function articleLd(model: SiteModel, a: ArticleLd): JsonLd {
     mainEntityOfPage: { '@type': 'WebPage', '@id': a.url },
     datePublished: a.datePublished,
     dateModified: a.dateModified,
-    author: a.type === 'Article' ? { '@type': 'Person', name: a.author } : { '@type': 'Organization', name: a.author },
+    author: authorLd(model, a.author),
     publisher: { '@type': 'Organization', '@id': orgId(model), name: model.site.contact.company, url: absoluteUrl(model.site.origin, '/') },
     ...(a.image ? { image: [a.image] } : {}),
     ...(a.section ? { articleSection: a.section } : {}),

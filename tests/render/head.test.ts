@@ -184,6 +184,13 @@ describe('JSON-LD per screen', () => {
       publisher: { '@type': 'Organization', name: 'Herbline Biotech Co., Ltd.' },
     });
   });
+  test('a team byline is an Organization, a person a Person', async () => {
+    const { authorLd } = await import('../../src/render/json-ld.js');
+    const model = createSiteModel(fixtureCatalogue(), ASSETS);
+    expect(authorLd(model, 'Herbline Editorial Team')).toEqual({ '@type': 'Organization', name: 'Herbline Editorial Team' });
+    expect(authorLd(model, 'Application Lab')['@type']).toBe('Organization');
+    expect(authorLd(model, 'Dr. Li')['@type']).toBe('Person');
+  });
   test('news: NewsArticle', () => {
     expect(types('/news/exhibition-2024')).toEqual(['NewsArticle', 'BreadcrumbList']);
   });

@@ -10,14 +10,17 @@ import { serialize } from 'node:v8';
 import { countBySeverity, type Diagnostic } from '../core/diagnostic.js';
 import type { ResolvedRoute } from '../check/index.js';
 import type { Catalogue } from '../load/catalogue.js';
+import { locateMany } from '../load/locate.js';
+import type { Block, RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
-import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult, SearchIndexResult } from '../render/protocol.js';
+import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { createTempDir, removeInBackground, staleSiblings, swapIn, tempDirFor } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { safeOutputFile, UnsafePathError } from './paths.js';
+import { writeSearchIndex } from './search-index.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from './sitemap.js';
 
 export interface BuildOptions {
@@ -168,8 +171,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     removeInBackground(await staleSiblings(outDir));
     await createTempDir(outDir);
     try {
-      const { sourceOf: _unclonable, ...plain } = catalogue;
-      await writeFile(snapshot, serialize(plain));
+      await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
       const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
@@ -215,15 +217,15 @@ interface Emitted {
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
-  // Queued first so that one worker builds the search index while the others start on the pages.
-  const searchIndex =
-    options.searchIndex === false
-      ? Promise.resolve(null)
-      : ctx.pool.run<SearchIndexResult>({ kind: 'search-index', routes: plan.map(({ route: { path, screen, nodeid } }) => ({ path, screen, nodeid })) });
-  const assetsCopied = copyAssets(ctx.clientDir, tmp);
-  const [rendered] = await Promise.all([renderAll(ctx.pool, plan, catalogue.products.length, options.onProgress), searchIndex, assetsCopied]);
+  const rendering = renderAll(ctx.pool, plan, catalogue, options.onProgress);
+  // The search index needs the bodies the workers do not have; the main thread builds it while they render.
+  const searchIndex = options.searchIndex === false ? Promise.resolve() : new Promise(setImmediate).then(() => writeSearchIndex(tmp, catalogue, plan.map((p) => p.route)));
+  const [rendered] = await Promise.all([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)]);
   ctx.lap('render');
-  const diagnostics: Diagnostic[] = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
+  const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
+  // Line and column of each failing route's declaration, so an editor jumps straight to it.
+  const positions = locateMany(ctx.routesFile, failed.map((d) => d.pointer));
+  const diagnostics: Diagnostic[] = failed.map((d, i) => (d.pointer === '' ? d : { ...d, ...positions[i] }));
   if (rendered.notFound.failure !== null) {
     diagnostics.push({
       code: 'build/not-found-fallback',
@@ -273,6 +275,28 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, files: files.length, bytes };
 }
 
+/** The catalogue as the workers get it: everything but the body blocks of products, articles and news. */
+export function leanCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf'> {
+  const { sourceOf: _notClonable, ...plain } = catalogue;
+  return {
+    ...plain,
+    products: catalogue.products.map((p) => ({ ...p, description: [] })),
+    articles: catalogue.articles.map((a) => ({ ...a, body: [] })),
+    news: catalogue.news.map((n) => ({ ...n, body: [] })),
+  };
+}
+
+/** A detail route → the body blocks its worker needs (see RouteJob.content). */
+function detailContent(catalogue: Catalogue): (route: RouteRecord) => Block[] | undefined {
+  const products = new Map(catalogue.products.map((p) => [p.id, p.description]));
+  const articles = new Map(catalogue.articles.map((a) => [a.id, a.body]));
+  const news = new Map(catalogue.news.map((n) => [n.id, n.body]));
+  return (route) => {
+    const source = route.screen === 'product' ? products : route.screen === 'article' ? articles : route.screen === 'news-detail' ? news : undefined;
+    return source?.get(route.nodeid);
+  };
+}
+
 interface Rendered {
   facts: PageFacts[];
   failures: RenderFailure[];
@@ -286,7 +310,9 @@ interface Rendered {
  * flight (memory stays flat however large the catalogue), then the 404 page
  * and the product artwork. Stops handing out work after the first failure.
  */
-async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], productCount: number, onProgress?: (done: number, total: number) => void): Promise<Rendered> {
+async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalogue: Catalogue, onProgress?: (done: number, total: number) => void): Promise<Rendered> {
+  const productCount = catalogue.products.length;
+  const contentOf = detailContent(catalogue);
   const facts: PageFacts[] = new Array(plan.length);
   const failures: RenderFailure[] = [];
   const tally: LinkTally = new Map();
@@ -296,7 +322,7 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], produc
   let done = 0;
 
   const takeBatch = (): RouteJob[] => {
-    const jobs = plan.slice(next, next + size).map(({ index, route, file }) => ({ index, route, file }));
+    const jobs = plan.slice(next, next + size).map(({ index, route, file }): RouteJob => ({ index, route, file, content: contentOf(route) }));
     next += jobs.length;
     return jobs;
   };

@@ -3,14 +3,15 @@
  * workers. Messages stay compact: routes go in, small facts and link tallies
  * come back; page HTML never leaves the worker that rendered it.
  */
-import type { RouteRecord } from '../load/schema.js';
+import type { Block, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { TallyEntries } from '../emit/links.js';
 
 export interface WorkerConfig {
   /**
-   * A v8-serialised copy of the loaded catalogue, written by the main thread
-   * once the check passed. Workers start (and import React and the
+   * A v8-serialised copy of the loaded catalogue without the body blocks of
+   * products, articles and news (see RouteJob.content), written by the main
+   * thread once the check passed. Workers start (and import React and the
    * templates) while the main thread is still loading and checking, then
    * read this: far cheaper than loading and validating data/ again.
    */
@@ -28,14 +29,18 @@ export interface RouteJob {
   route: RouteRecord;
   /** Relative to the output folder, e.g. `herb-extract/index.html`. */
   file: string;
+  /**
+   * The body blocks of the entity a detail route shows (product description,
+   * article or news body). The workers' catalogue copy has them stripped:
+   * they are most of its size, and no other page needs them.
+   */
+  content?: Block[];
 }
 
 export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
   | { kind: 'artwork'; from: number; to: number }
-  | { kind: 'not-found' }
-  /** The site search's index (src/emit/search-index.ts), built from the worker's catalogue copy. */
-  | { kind: 'search-index'; routes: Array<Pick<RouteRecord, 'path' | 'screen' | 'nodeid'>> };
+  | { kind: 'not-found' };
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */
 export interface PageFacts {
@@ -78,9 +83,4 @@ export interface NotFoundResult {
   links: TallyEntries;
 }
 
-export interface SearchIndexResult {
-  kind: 'search-index';
-  files: string[];
-}
-
-export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult | SearchIndexResult;
+export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult;

@@ -9,12 +9,11 @@ import { deserialize } from 'node:v8';
 import { workerData } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import type { Catalogue } from '../load/catalogue.js';
-import type { Product, RouteRecord } from '../load/schema.js';
+import type { Block, Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
 import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
-import { writeSearchIndex } from '../emit/search-index.js';
 import type {
   ArtworkResult,
   NotFoundResult,
@@ -23,7 +22,6 @@ import type {
   RenderResult,
   RenderTask,
   RoutesResult,
-  SearchIndexResult,
   WorkerConfig,
 } from './protocol.js';
 
@@ -69,6 +67,8 @@ interface Session {
   api: RenderApi;
   model: unknown;
   catalogue: Catalogue;
+  /** Node id → the entity whose body a detail route's job brings along. */
+  detailEntity: Map<string, { body?: Block[]; description?: Block[] }>;
 }
 
 // The render code is imported as soon as the worker starts, in parallel with the main thread's check.
@@ -84,28 +84,36 @@ function ready(): Promise<Session> {
   session ??= (async () => {
     const api = await apiReady;
     const catalogue = { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
-    return { api, catalogue, model: api.createSiteModel(catalogue, config.assets) };
+    const detailEntity = new Map<string, { body?: Block[]; description?: Block[] }>();
+    for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) if (!detailEntity.has(e.id)) detailEntity.set(e.id, e);
+    return { api, catalogue, detailEntity, model: api.createSiteModel(catalogue, config.assets) };
   })();
   return session;
 }
 
 async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Promise<RoutesResult> {
-  const { api, model, catalogue } = await ready();
+  const { api, model, catalogue, detailEntity } = await ready();
   const origin = catalogue.site.origin;
   const pages: PageFacts[] = [];
   const failures: RenderFailure[] = [];
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
   const pending: Array<Promise<void>> = [];
-  for (const { index, route, file } of task.jobs) {
+  for (const { index, route, file, content } of task.jobs) {
     let html: string;
     let facts: ReturnType<RenderApi['routeFacts']>;
+    const entity = content === undefined ? undefined : detailEntity.get(route.nodeid);
+    const field = route.screen === 'product' ? 'description' : 'body';
+    if (entity !== undefined) entity[field] = content;
     try {
       html = api.renderRoute(model, route);
       facts = api.routeFacts(model, route);
     } catch (err) {
       failures.push({ index, subject: route.path, cause: causeOf(err) });
       continue;
+    } finally {
+      // Dropped again at once: the worker's memory stays that of the lean catalogue however large the site.
+      if (entity !== undefined) entity[field] = [];
     }
     const links = extractLinks(html, route.path, origin);
     tallyPage(tally, links.internal, index);
@@ -159,13 +167,6 @@ async function renderNotFound(): Promise<NotFoundResult> {
   return { kind: 'not-found', bytes, failure, links: tallyEntries(tally) };
 }
 
-/** The search index is CPU work too: built here, it runs beside the rendering instead of after it. */
-async function buildSearchIndex(task: Extract<RenderTask, { kind: 'search-index' }>): Promise<SearchIndexResult> {
-  const { catalogue } = await ready();
-  const written = await writeSearchIndex(config.outDir, catalogue, task.routes);
-  return { kind: 'search-index', files: written.files.map((f) => f.path).sort() };
-}
-
 export default async function run(task: RenderTask): Promise<RenderResult> {
   switch (task.kind) {
     case 'routes':
@@ -174,7 +175,5 @@ export default async function run(task: RenderTask): Promise<RenderResult> {
       return renderArtwork(task);
     case 'not-found':
       return renderNotFound();
-    case 'search-index':
-      return buildSearchIndex(task);
   }
 }

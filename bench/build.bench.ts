@@ -1,0 +1,171 @@
+/**
+ * `site build` as a whole process (bin/site, the way CI runs it), against a
+ * plain single-thread renderToStaticMarkup loop over the same routes, so the
+ * pool's gain is visible. Budgets (issue 3 §4), medians on this 2-core machine:
+ * the shipped catalogue under 1.0 s wall; a synthetic 100,000-route catalogue
+ * (bench/synthetic.ts) under 40 s with peak memory under 1 GB.
+ *
+ *   npm run bench -- build                       shipped data/, 5 runs
+ *   npm run bench -- build --synthetic [100000]  also the synthetic catalogue, 3 runs
+ *   npm run bench -- build --runs 3 --data-dir <dir>
+ *
+ * Every build goes into a fresh folder under bench/out/ (file creation is slow
+ * for minutes after a large delete); they are deleted at the end.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkDataDir } from '../src/check/run.js';
+import { defaultClientDir, readAssetRefs } from '../src/emit/assets.js';
+import { createSiteModel, renderRoute } from '../src/render/index.js';
+import { makeSynthetic } from './synthetic.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = path.join(ROOT, 'bin/site');
+const OUT = path.join(ROOT, 'bench/out');
+const TIME = '/usr/bin/time';
+
+interface BuildSample {
+  wallMs: number;
+  cpuMs: number | undefined;
+  peakRssMb: number;
+  pages: number;
+  timings: Record<string, number>;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (n: number, digits = 0) => n.toFixed(digits);
+const say = (s: string) => void process.stdout.write(s + '\n');
+
+let serial = 0;
+/** A folder name never used before in this run. */
+const fresh = (label: string) => path.join(OUT, `bench-${label}-${process.pid}-${++serial}`);
+
+/** One `bin/site build --json` as a child process; wall time around the spawn, peak RSS from the build (all its threads). */
+function buildOnce(dataDir: string, extra: string[]): Promise<BuildSample & { out: string; reports: string }> {
+  const out = fresh('dist');
+  const reports = fresh('reports');
+  const args = [BIN, 'build', '--data-dir', dataDir, '--out', out, '--reports', reports, '--json', ...extra];
+  const withTime = existsSync(TIME);
+  const [cmd, argv] = withTime ? [TIME, ['-f', 'cpu %U %S', process.execPath, ...args]] : [process.execPath, args];
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+      if (code !== 0) return reject(new Error(`site build exited ${code}: ${stderr.slice(-2000)}${stdout.slice(0, 500)}`));
+      const summary = JSON.parse(stdout) as { pages: number; peakRssBytes: number; timings: Record<string, number> };
+      const m = stderr.match(/cpu ([\d.]+) ([\d.]+)\s*$/);
+      resolve({
+        wallMs,
+        cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined,
+        peakRssMb: summary.peakRssBytes / 2 ** 20,
+        pages: summary.pages,
+        timings: summary.timings,
+        out,
+        reports,
+      });
+    });
+  });
+}
+
+async function measureBuild(label: string, dataDir: string, runs: number, extra: string[] = []): Promise<void> {
+  const leftovers: string[] = [];
+  await buildOnce(dataDir, extra).then((s) => leftovers.push(s.out, s.reports)); // warm the file cache
+  const samples: BuildSample[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = await buildOnce(dataDir, extra);
+    leftovers.push(s.out, s.reports);
+    samples.push(s);
+  }
+  const wall = median(samples.map((s) => s.wallMs));
+  const cpus = samples.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
+  const pages = samples[0].pages;
+  const phases = Object.keys(samples[0].timings).map((k) => `${k} ${fmt(median(samples.map((s) => s.timings[k] ?? 0)))}`);
+  say(
+    `${label}: ${pages} pages, wall median ${fmt(wall)} ms (${fmt(pages / (wall / 1000))} pages/s), ` +
+      `peak RSS median ${fmt(median(samples.map((s) => s.peakRssMb)))} MB` +
+      (cpus.length > 0 ? `, cpu median ${fmt(median(cpus))} ms` : '') +
+      `\n    runs: ${samples.map((s) => fmt(s.wallMs)).join(', ')} ms; phases (ms, medians): ${phases.join(', ')}`,
+  );
+  await removeLater(leftovers);
+}
+
+/** The baseline: load, check, one model, renderRoute in a plain loop on this thread, optionally writing each page. */
+async function measureLoop(label: string, dataDir: string, runs: number, write: boolean): Promise<void> {
+  const samples: number[] = [];
+  let pages = 0;
+  const leftovers: string[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const started = performance.now();
+    const checked = await checkDataDir(dataDir);
+    if (checked.catalogue === null) throw new Error(`${dataDir} does not load`);
+    const model = createSiteModel(checked.catalogue, readAssetRefs(defaultClientDir()));
+    const out = fresh('loop');
+    if (write) leftovers.push(out);
+    for (const route of checked.routes) {
+      const html = renderRoute(model, route);
+      if (write) {
+        const file = path.join(out, route.output);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, html);
+      }
+    }
+    pages = checked.routes.length;
+    if (i > 0) samples.push(performance.now() - started); // the first run warms caches and the JIT
+  }
+  const wall = median(samples);
+  say(`${label}: ${pages} pages, wall median ${fmt(wall)} ms (${fmt(pages / (wall / 1000))} pages/s)  (runs: ${samples.map((s) => fmt(s)).join(', ')})`);
+  await removeLater(leftovers);
+}
+
+/** Renames the folders aside first, then deletes them: later benchmark runs are not slowed by the delete. */
+async function removeLater(dirs: string[]): Promise<void> {
+  const aside = dirs.filter(existsSync).map((d) => {
+    const to = `${d}.deleting`;
+    renameSync(d, to);
+    return to;
+  });
+  await Promise.all(aside.map((d) => rm(d, { recursive: true, force: true })));
+}
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export async function run(args: string[]): Promise<void> {
+  process.env.NODE_ENV = 'production';
+  mkdirSync(OUT, { recursive: true });
+  const runs = Number(flag(args, '--runs') ?? 5);
+  const dataDir = flag(args, '--data-dir') ?? 'data';
+  say(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores; figures are medians of ${runs})`);
+
+  await measureBuild(`site build ${dataDir} (pool)`, dataDir, runs);
+  await measureBuild(`site build ${dataDir} --concurrency 1`, dataDir, runs, ['--concurrency', '1']);
+  await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
+  await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
+
+  const si = args.indexOf('--synthetic');
+  if (si >= 0) {
+    const routes = Number(args[si + 1]) || 100_000;
+    const started = performance.now();
+    const made = await makeSynthetic(dataDir, path.join(OUT, `synthetic-${routes}`), routes);
+    say(`synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`);
+    const synRuns = Math.min(runs, 3);
+    await measureBuild(`site build synthetic-${routes} (pool)`, made.dir, synRuns);
+    await measureBuild(`site build synthetic-${routes} --no-search-index`, made.dir, synRuns, ['--no-search-index']);
+    await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
+  }
+}

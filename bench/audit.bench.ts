@@ -5,8 +5,8 @@
  * served on localhost.
  *
  *   npm run bench -- audit                       (synthetic 1,420 and 100,000; linkinator on 1,420)
- *   npm run bench -- audit --dir dist            (also a real dist)
- *   npm run bench -- audit --sizes 1420,10000 --linkinator-max 10000 --runs 3
+ *   npm run bench -- audit --dir=dist            (also a real dist)
+ *   npm run bench -- audit --sizes=1420,10000 --linkinator-max=10000 --runs=3 --no-linkinator
  *
  * Budgets (issue 5): 1,500 pages under 2 s, 100,000 under 60 s with bounded memory.
  * Synthetic sites are generated once into the temp folder and reused.
@@ -213,10 +213,8 @@ async function linkinator(label: string, dir: string): Promise<void> {
 }
 
 export async function run(args: string[]): Promise<void> {
-  const arg = (name: string) => {
-    const i = args.indexOf(name);
-    return i === -1 ? undefined : args[i + 1];
-  };
+  // `--name=value`: bench/run.ts takes every argument without a leading dash for a section name.
+  const arg = (name: string) => args.find((a) => a.startsWith(name + '='))?.slice(name.length + 1);
   const sizes = (arg('--sizes') ?? '1420,100000').split(',').map(Number);
   RUNS = Number(arg('--runs') ?? DEFAULT_RUNS);
   const linkMax = Number(arg('--linkinator-max') ?? 2000);

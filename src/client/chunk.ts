@@ -44,11 +44,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * Imports a chunk; on failure reloads the page once (guarded), otherwise
  * rejects with a ChunkLoadError so the caller can tell the visitor.
+ * `isCodeFailure` narrows which failures a reload can cure: a missing data
+ * file is not fixed by fetching the page again.
  */
-export async function loadChunk<T>(load: () => Promise<T>): Promise<T> {
+export async function loadChunk<T>(load: () => Promise<T>, isCodeFailure: (err: unknown) => boolean = () => true): Promise<T> {
   try {
     return await withTimeout(load(), CHUNK.timeoutMs);
   } catch (err) {
+    if (!isCodeFailure(err)) throw err;
     if (claimReload(sessionStorage, Date.now())) {
       location.reload();
       // The page is going away; never settle so callers do not flash an error.

@@ -120,10 +120,10 @@ export function showErrors(form: HTMLFormElement, errors: FieldErrors): string[]
   for (const slot of form.querySelectorAll<HTMLElement>('[data-error-for]')) names.add(slot.dataset.errorFor ?? '');
   for (const name of Object.keys(errors)) names.add(name);
   for (const name of names) {
-    if (!name) continue;
-    const hasSlot = form.querySelector(`[data-error-for="${CSS.escape(name)}"]`) !== null;
+    // '' is a message about the whole inquiry; a field without a slot (the honeypot) has nowhere else to go.
+    const hasSlot = name !== '' && form.querySelector(`[data-error-for="${CSS.escape(name)}"]`) !== null;
     if (errors[name] && !hasSlot) unplaced.push(errors[name]);
-    setFieldError(form, name, errors[name]);
+    if (name !== '') setFieldError(form, name, errors[name]);
   }
   return unplaced;
 }

@@ -118,7 +118,8 @@ async function start(): Promise<void> {
   if (query) container.textContent = 'Searching…';
   let engine: { search(query: string): Promise<Hit[]> };
   try {
-    engine = await loadChunk(startWorker);
+    // Only the worker's script failing is a stale or broken chunk worth a reload; an index error is reported.
+    engine = await loadChunk(startWorker, (err) => err instanceof ChunkLoadError);
   } catch (err) {
     container.removeAttribute('aria-busy');
     container.dataset.state = 'error';

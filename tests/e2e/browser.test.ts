@@ -474,6 +474,24 @@ describe('search', () => {
   });
 });
 
+describe('search data failure', () => {
+  it('reports an unreadable index without reloading (a reload cannot fix data)', async () => {
+    const context = await browser.newContext();
+    await context.route('**/search/index-*.json', (route) => route.fulfill({ status: 500, body: 'broken' }));
+    const page = await context.newPage();
+    let navigations = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
+    await page.goto(url(`${routeOf(site, 'search')}?q=test`));
+    const results = page.locator('[data-search-results]');
+    await expect.poll(() => attr(results, 'data-state'), { timeout: 15_000 }).toBe('error');
+    expect(navigations).toBe(1);
+    expect(await page.evaluate(() => sessionStorage.getItem('site:chunk-reload-at'))).toBeNull();
+    await context.close();
+  });
+});
+
 // ---------------------------------------------------------------- forms
 
 /** Fills the buyer's part of a form with valid answers. */
@@ -567,6 +585,13 @@ describe('inquiry forms', () => {
     await expect.poll(() => form.locator('[data-error-for="email"]').textContent()).toBe('This address bounced; please check it.');
     expect(await form.locator('[name="email"]').evaluate((el) => el === document.activeElement)).toBe(true);
     expect(page.url()).toBe(url(routeOf(site, 'contact')));
+
+    // A message for no visible field (the whole inquiry, or the honeypot) goes to the form's status.
+    server.answer = () => ({ status: 400, json: { errors: { '': 'Too many inquiries from this address today.' } } });
+    await form.locator('[name="email"]').fill('jane@example.com');
+    await form.locator('[type="submit"]').click();
+    await expect.poll(() => form.locator('[data-form-status]').textContent()).toBe('Too many inquiries from this address today.');
+    expect(await form.locator('[data-error-for="email"]').isHidden()).toBe(true);
     await context.close();
   });
 

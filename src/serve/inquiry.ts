@@ -28,6 +28,8 @@ export interface InquiryOptions {
   /** Called after a stored inquiry's response went out (starts the e-mail). */
   onStored?: () => void;
   clientIp(req: IncomingMessage): string;
+  /** The host the site is served as (Host, or X-Forwarded-Host behind a trusted proxy). */
+  publicHost(req: IncomingMessage): string;
   baseCsp: string;
   thanksPath?: string;
   /** The page re-rendered when the form's own page is unknown. */
@@ -41,6 +43,7 @@ export const MESSAGES = {
   badJson: 'The request body is not valid JSON: expected an object of form fields.',
   badType: 'Send the form as application/x-www-form-urlencoded or application/json.',
   storeFailed: 'Your inquiry could not be saved just now. Please try again in a minute.',
+  crossSite: 'Inquiries are accepted only from the forms of this website.',
   notText: 'Expected text.',
 } as const;
 
@@ -147,6 +150,21 @@ export function filledTooFast(startedMs: number | null, nowMs: number, minFillMs
   return elapsed >= 0 && elapsed < minFillMs;
 }
 
+/**
+ * Another site's page posting its own form to us (visitors' browsers as a
+ * spam relay, around the per-IP limit). Browsers name the page's origin on
+ * every POST; JSON from another origin is already stopped by CORS, a plain
+ * form post is not. An absent or "null" Origin (privacy settings) is let through.
+ */
+export function isCrossSite(origin: string | undefined, host: string): boolean {
+  if (!origin || origin === 'null') return false;
+  try {
+    return new URL(origin).host.toLowerCase() !== host.toLowerCase();
+  } catch {
+    return true;
+  }
+}
+
 export function wantsJson(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('application/json')) return true;
@@ -162,6 +180,8 @@ export async function handleInquiry(req: IncomingMessage, res: ServerResponse, o
     if (json) return sendJson(res, status, { errors });
     return sendFormPage(res, status, errors, values, page, opts);
   };
+
+  if (isCrossSite(req.headers.origin, opts.publicHost(req))) return fail(403, { _form: MESSAGES.crossSite });
 
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > opts.bodyLimit) {

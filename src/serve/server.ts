@@ -110,6 +110,11 @@ async function notificationMailer(opts: ServeOptions): Promise<Mailer | null> {
   }
 }
 
+export function publicHostOf(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? String(req.headers['x-forwarded-host'] ?? '').split(',')[0].trim() : '';
+  return forwarded || String(req.headers.host ?? '');
+}
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const inquiryPath = opts.inquiryPath ?? DEFAULTS.inquiryPath;
@@ -149,6 +154,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     notify: notifier !== null,
     onStored: notifier ? () => void notifier!.drain() : undefined,
     clientIp: (req: IncomingMessage) => clientIpOf(req, opts.trustProxy === true),
+    publicHost: (req: IncomingMessage) => publicHostOf(req, opts.trustProxy === true),
     baseCsp: site?.baseCsp ?? baseCsp,
   };
 

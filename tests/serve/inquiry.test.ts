@@ -155,6 +155,21 @@ describe('JSON submissions', () => {
     expect((await postJson(direct, VALID, { 'x-forwarded-for': '203.0.113.2' })).status).toBe(429);
   });
 
+  it('refuses a form posted from another website, accepts its own and privacy-stripped origins', async () => {
+    const s = await serve();
+    const host = new URL(s.url).host;
+    const foreign = await postForm(s, VALID, { origin: 'https://spam-relay.example' });
+    expect(foreign.status).toBe(403);
+    expect(cheerio.load(foreign.text)('[data-form-status]').first().text()).toBe('Inquiries are accepted only from the forms of this website.');
+    expect((await postJson(s, VALID, { origin: 'https://spam-relay.example' })).status).toBe(403);
+    expect((await postForm(s, VALID, { origin: `http://${host}` })).status).toBe(303);
+    expect((await postForm(s, VALID, { origin: 'null' })).status).toBe(303);
+    expect(s.store.count()).toBe(2);
+    // Behind a trusted proxy the public host is the forwarded one.
+    const proxied = await serve({ trustProxy: true });
+    expect((await postJson(proxied, VALID, { origin: 'https://www.supplier.example', 'x-forwarded-host': 'www.supplier.example' })).status).toBe(201);
+  });
+
   it('refuses bodies over the limit with 413, declared or streamed', async () => {
     const s = await serve({ bodyLimit: 4096 });
     const big = JSON.stringify({ ...VALID, message: 'm'.repeat(8000) });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import * as schema from '../src/load/schema.js';
-import type { Article, Category, Meta, NewsItem, Product, SiteConfig } from '../src/load/schema.js';
+import type { Article, Block, Category, Meta, NewsItem, Product, SiteConfig } from '../src/load/schema.js';
 import { INGREDIENTS, articleCandidates, ensureLength, summaryOf, type ArticleDraft } from './catalogue/articles.js';
 import { CATEGORY_ROWS, EXTRA_LISTINGS, GROUPS, buildCategories, categoryId } from './catalogue/categories.js';
 import { BRAND, fit } from './catalogue/meta.js';
@@ -185,7 +185,7 @@ function build(): Built {
       keywords: special ? special.keywords : draft.headline,
     });
   }
-  addFurtherReading(articles, about);
+  const hubs = linkTopicClusters(articles, about, types);
   const newestFirst = [...articles].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
   const articlesByProduct = new Map<string, string[]>();
   for (const a of newestFirst) for (const pid of a.relatedProducts) articlesByProduct.set(pid, [...(articlesByProduct.get(pid) ?? []), a.id]);
@@ -201,12 +201,14 @@ function build(): Built {
     articlesForCategory: generalByCategory,
     listedIn: listedInOf,
     updated: (row) => productUpdated(row, newer.has(row.slug)),
+    perPage: site.itemsPerPage.products,
   });
   const emptyMeta = new Set(products.filter((p) => newer.has(p.slug)).map((p) => p.id));
 
   const news: NewsItem[] = NEWS.map((n) => ({ id: nodeIdFor(`news:${n.slug}`), slug: n.slug, title: n.title, date: n.date, summary: n.summary, body: n.body }));
   const newsKeywords = new Map(NEWS.map((n) => [nodeIdFor(`news:${n.slug}`), n.keywords]));
   const pages = buildPages(BRAND, categories);
+  pages.knowledge.body = knowledgeIndex(hubs, (key) => INGREDIENTS.find((i) => i.key === key)!.topic);
   // The list pages change whenever an item is added, so their content date follows the newest item.
   pages.knowledge.updated = articles.map((a) => a.updated ?? a.date).reduce((a, b) => (a > b ? a : b));
   pages.news.updated = news.map((n) => n.date).reduce((a, b) => (a > b ? a : b));
@@ -230,26 +232,58 @@ function build(): Built {
 }
 
 /**
- * Ends each article with links to three other articles on the same ingredient
- * (the next ones in date order, wrapping round), so that readers and crawlers
- * can move through a topic without going back to the paged list.
+ * Topic clusters: each ingredient's "What is" article is its hub and links every
+ * other article on that ingredient; every other article links the hub and the next
+ * two articles in date order. With the hubs listed on /knowledge, any article is
+ * at most three clicks from the home page instead of deep in the paged list.
+ * Returns the hub of each ingredient key.
  */
-function addFurtherReading(articles: Article[], about: Map<string, string[]>): void {
+function linkTopicClusters(articles: Article[], about: Map<string, string[]>, types: Map<string, string>): Map<string, Article> {
+  const link = (b: Article) => [{ text: b.headline, href: `/knowledge/${b.slug}` }];
   const byIngredient = new Map<string, Article[]>();
   for (const a of [...articles].sort((x, y) => x.date.localeCompare(y.date) || x.slug.localeCompare(y.slug))) {
     const key = about.get(a.id)![0];
     byIngredient.set(key, [...(byIngredient.get(key) ?? []), a]);
   }
-  for (const group of byIngredient.values()) {
-    if (group.length < 2) continue;
-    group.forEach((a, i) => {
-      const picks = [1, 2, 3].map((k) => group[(i + k) % group.length]).filter((b) => b !== a);
-      const unique = [...new Map(picks.map((b) => [b.id, b])).values()];
+  const hubs = new Map<string, Article>();
+  for (const [key, group] of byIngredient) {
+    const hub = group.find((a) => types.get(a.id) === 'what') ?? group[0];
+    hubs.set(key, hub);
+    const name = INGREDIENTS.find((i) => i.key === key)!.name;
+    const others = group.filter((a) => a !== hub);
+    if (others.length === 0) continue;
+    hub.body.push({ type: 'heading', level: 2, text: `More about ${name}` });
+    hub.body.push({ type: 'list', items: [...others].sort((x, y) => x.headline.localeCompare(y.headline)).map(link) });
+    others.forEach((a, i) => {
+      const next = [1, 2].map((k) => others[(i + k) % others.length]).filter((b) => b !== a);
+      const picks = [...new Map([hub, ...next].map((b) => [b.id, b])).values()];
       a.body.push({ type: 'heading', level: 2, text: 'Further reading' });
-      a.body.push({ type: 'list', items: unique.map((b) => [{ text: b.headline, href: `/knowledge/${b.slug}` }]) });
+      a.body.push({ type: 'list', items: picks.map(link) });
     });
   }
+  return hubs;
 }
+
+/** The /knowledge page's own text: every ingredient hub, grouped by topic. */
+function knowledgeIndex(hubs: Map<string, Article>, topicOf: (key: string) => string): Block[] {
+  const byTopic = new Map<string, Array<[string, Article]>>();
+  for (const [key, hub] of hubs) {
+    const topic = topicOf(key);
+    byTopic.set(topic, [...(byTopic.get(topic) ?? []), [key, hub]]);
+  }
+  const blocks: Block[] = [
+    { type: 'heading', level: 2, text: 'Browse by ingredient' },
+    { type: 'paragraph', text: 'Each ingredient has an overview article that links to everything we have written about it: benefits, dosage, safety, comparisons and buying guides.' },
+  ];
+  for (const topic of [...byTopic.keys()].sort()) {
+    blocks.push({ type: 'heading', level: 3, text: topic });
+    const entries = byTopic.get(topic)!.sort((x, y) => nameOf(x[0]).localeCompare(nameOf(y[0])));
+    blocks.push({ type: 'list', items: entries.map(([key, hub]) => [{ text: nameOf(key), href: `/knowledge/${hub.slug}` }]) });
+  }
+  return blocks;
+}
+
+const nameOf = (key: string): string => INGREDIENTS.find((i) => i.key === key)!.name;
 
 /** Further reading for products whose ingredient has no article of its own. */
 const CATEGORY_READING: Record<string, string[]> = {

@@ -255,18 +255,52 @@ export interface ProductContext {
   articlesForCategory(categorySlug: string): string[];
   listedIn(row: ProductRow): string[];
   updated(row: ProductRow): string;
+  /** Products per list page (site.itemsPerPage.products). */
+  perPage: number;
+}
+
+/** The list order of docs/CONTRACTS.md (featured first, then name, then id), locale-free like the renderer's. */
+function listOrder(a: ProductRow, b: ProductRow): number {
+  const text = (x: string, y: string) => {
+    const [p, q] = [x.toLowerCase(), y.toLowerCase()];
+    return p < q ? -1 : p > q ? 1 : x < y ? -1 : x > y ? 1 : 0;
+  };
+  return Number(FEATURED.has(b.slug)) - Number(FEATURED.has(a.slug)) || text(a.name, b.name) || text(productId(a.slug), productId(b.slug));
+}
+
+/**
+ * Four related products each, from the same category. Products on the first
+ * list page also link the products from page 3 onwards, so that every product
+ * page is within three clicks of the home page (home, category, product, product)
+ * however long its category's list is; the rest link their neighbours in list order.
+ */
+export function relatedProductSlugs(rows: ProductRow[], perPage: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const byCategory = new Map<string, ProductRow[]>();
+  for (const r of rows) byCategory.set(r.category, [...(byCategory.get(r.category) ?? []), r]);
+  for (const list of byCategory.values()) {
+    const ordered = [...list].sort(listOrder);
+    const first = ordered.slice(0, perPage);
+    const far = ordered.slice(2 * perPage);
+    const assigned = new Map<ProductRow, ProductRow[]>(first.map((r) => [r, []]));
+    far.forEach((r, k) => assigned.get(first[k % first.length])!.push(r));
+    ordered.forEach((row, i) => {
+      const picks = [...(assigned.get(row) ?? [])];
+      for (let k = 1; picks.length < 4 && k < ordered.length; k++) {
+        const next = ordered[(i + k) % ordered.length];
+        if (next !== row && !picks.includes(next)) picks.push(next);
+      }
+      if (picks.length > 4) throw new Error(`category ${row.category}: more far products than the first page can link (${picks.length} on ${row.slug})`);
+      out.set(row.slug, picks.map((r) => r.slug));
+    });
+  }
+  return out;
 }
 
 export function buildProducts(rows: ProductRow[], ctx: ProductContext): Product[] {
-  const byCategory = new Map<string, ProductRow[]>();
-  for (const r of rows) byCategory.set(r.category, [...(byCategory.get(r.category) ?? []), r]);
+  const relatedSlugs = relatedProductSlugs(rows, ctx.perPage);
   return rows.map((row): Product => {
-    const siblings = byCategory.get(row.category) ?? [];
-    const i = siblings.indexOf(row);
-    const related = [1, 2, 3]
-      .map((k) => siblings[(i + k) % siblings.length])
-      .filter((s) => s !== row)
-      .map((s) => productId(s.slug));
+    const related = relatedSlugs.get(row.slug)!.map(productId);
     const articles = ctx.articlesFor(row.slug);
     const relatedArticles = (articles.length > 0 ? articles : ctx.articlesForCategory(row.category)).slice(0, 3);
     const p: Product = {

@@ -162,40 +162,50 @@ export function findOffsets(text: string, pointers: readonly string[]): Map<stri
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
     }
   };
-  // i at the opening quote → i after the closing quote.
+  // i at the opening quote → i after the closing quote. indexOf, not a
+  // character loop: skipping most of a large file is the whole cost here.
   const skipString = () => {
-    for (i++; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x5c) i++;
-      else if (c === 0x22) {
-        i++;
+    for (let from = i + 1; ; ) {
+      const q = text.indexOf('"', from);
+      if (q === -1) {
+        i = n;
         return;
       }
+      let backslashes = 0;
+      while (text.charCodeAt(q - 1 - backslashes) === 0x5c) backslashes++;
+      if (backslashes % 2 === 0) {
+        i = q + 1;
+        return;
+      }
+      from = q + 1;
     }
   };
+  const STRUCTURE = /["[\]{}]/g;
+  const SCALAR_END = /[,\]}\s]/g;
   // Skips a whole value without looking inside it.
   const skipValue = () => {
     const c = text.charCodeAt(i);
     if (c === 0x22) return skipString();
     if (c === 0x7b || c === 0x5b) {
       let depth = 0;
-      for (; i < n; i++) {
-        const d = text.charCodeAt(i);
+      STRUCTURE.lastIndex = i;
+      for (let m = STRUCTURE.exec(text); m; m = STRUCTURE.exec(text)) {
+        const d = text.charCodeAt(m.index);
         if (d === 0x22) {
+          i = m.index;
           skipString();
-          i--;
+          STRUCTURE.lastIndex = i;
         } else if (d === 0x7b || d === 0x5b) depth++;
-        else if (d === 0x7d || d === 0x5d) {
-          depth--;
-          if (depth === 0) {
-            i++;
-            return;
-          }
+        else if (--depth === 0) {
+          i = m.index + 1;
+          return;
         }
       }
+      i = n;
       return;
     }
-    while (i < n && !/[,\]}\s]/.test(text[i])) i++;
+    SCALAR_END.lastIndex = i;
+    i = SCALAR_END.exec(text)?.index ?? n;
   };
 
   // i at the start of a value whose pointer is `path`, reported at `at`.

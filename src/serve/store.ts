@@ -9,7 +9,7 @@
  * buyer's quote request is worth one fsync.
  */
 import { randomBytes, createHmac } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Inquiry, InquiryType } from '../core/inquiry.js';
@@ -176,7 +176,10 @@ export function openStore(dataDir: string, opts: { create?: boolean; readonly?: 
     if (!opts.create) throw new StoreMissingError(`no inquiry store at ${file} (it is created by \`site serve --data-dir ${dataDir}\`)`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
+  const created = !existsSync(file);
   const db = new Database(file, { readonly: opts.readonly === true, fileMustExist: !opts.create });
+  // Names, e-mail addresses and phone numbers: readable by the serving user only (SQLite gives -wal and -shm the same mode).
+  if (created) chmodSync(file, 0o600);
   db.pragma('busy_timeout = 5000');
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as cheerio from 'cheerio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type ServeOptions, startServer } from '../../src/serve/server.js';
@@ -66,6 +68,9 @@ describe('JSON submissions', () => {
     expect(stored.ipHash).toMatch(/^[0-9a-f]{32}$/);
     expect(stored.ipHash).not.toContain('127.0.0.1');
     expect(Date.parse(stored.receivedAt)).toBeGreaterThan(Date.now() - 10_000);
+    // Personal data: only the serving user may read the store.
+    expect(statSync(s.store.file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(s.store.file)).mode & 0o777).toBe(0o700);
   });
 
   it.each([

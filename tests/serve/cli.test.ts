@@ -30,7 +30,8 @@ interface Serving {
 }
 
 function serve(args: string[], env: Record<string, string> = {}): Promise<Serving> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+  const port = 'PORT' in env ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, [BIN, 'serve', ...port, ...args], {
     cwd: box.root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,6 +103,19 @@ describe('site serve (process)', () => {
     const notify = site(['serve', '--port', '0', '--notify-to', 'sales']);
     expect(notify.status).toBe(2);
     expect(notify.stderr).toMatch(/the recipient \(SITE_NOTIFY_TO, --notify-to\) "sales" is not an e-mail address/);
+  });
+
+  it('listens on $PORT when --port is not given', async () => {
+    const s = await serve(['--data-dir', 'data-env'], { PORT: '0' });
+    try {
+      expect((await request(s.url, '/thanks')).status).toBe(200);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+    const bad = spawnSync(process.execPath, [BIN, 'serve'], { cwd: box.root, encoding: 'utf8', env: { ...process.env, PORT: 'http' } });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('PORT "http": expected a whole number from 0 to 65535');
   });
 
   it('says so when the port is taken', async () => {

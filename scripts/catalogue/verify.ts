@@ -79,6 +79,7 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
       seen.add(v);
     }
   };
+  uniq('category colour', d.categories.map((c) => c.color.toLowerCase()));
   uniq('product slug', d.products.map((p) => p.slug));
   uniq('article slug', d.articles.map((a) => a.slug));
   uniq('article headline', d.articles.map((a) => a.headline));

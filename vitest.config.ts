@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Compile test JSX for production React: tests run with NODE_ENV=production,
+  // where react/jsx-dev-runtime has no jsxDEV.
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     testTimeout: 60_000,

@@ -41,8 +41,8 @@ export interface SearchIndexOutput {
   documents: number;
 }
 
-/** Stored excerpt length: enough for a snippet window, small enough for 1,000+ articles. */
-const EXCERPT_CHARS = 400;
+/** Stored excerpt length: enough for the snippet window (SEARCH.snippetChars, 180), small enough for 1,000+ articles. */
+const EXCERPT_CHARS = 300;
 
 /**
  * Indexed text per document, after title and summary. The whole index is one

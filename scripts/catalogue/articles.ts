@@ -463,6 +463,14 @@ function resolveIngredient(name: string): Ingredient | undefined {
   return BY_KEY.get(key) ?? INGREDIENTS.find((i) => norm(i.name) === key);
 }
 
+/** Facts for combination partners that have no record of their own in the ingredient table. */
+const PARTNER_FACTS: Record<string, string> = {
+  boswellia:
+    'Boswellia serrata is Indian frankincense; its gum resin extract, standardized to boswellic acids such as AKBA, is studied for joint comfort and is often paired with curcumin in joint formulas.',
+  'calcium and vitamin d':
+    'Calcium and vitamin D are the classic pair for bone health: vitamin D helps the gut absorb calcium, and both are commonly added to formulas for women over fifty.',
+};
+
 function combineBody(a: Ingredient, partner: string, r: () => number): Block[] {
   const b = resolveIngredient(partner);
   return [
@@ -477,7 +485,7 @@ function combineBody(a: Ingredient, partner: string, r: () => number): Block[] {
     h2(`What ${partner} brings`),
     ...(b
       ? [p(`${b.what} ${b.amt}`), p(`${cap(mid(b.name))} has been studied for ${joinList(b.studied.slice(0, 3))}. ${b.safe}`)]
-      : [p(`${cap(partner)} is a common companion ingredient in ${joinList(a.forms.slice(0, 2))}.`)]),
+      : [p(PARTNER_FACTS[partner.toLowerCase()] ?? `${cap(partner)} is a common companion ingredient in ${joinList(a.forms.slice(0, 2))}.`)]),
     h2('Practical points'),
     ul([
       `Keep each ingredient at an amount that has been studied: ${a.amt.charAt(0).toLowerCase()}${a.amt.slice(1)}`,

@@ -171,7 +171,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
     const r = site.resolve(target.path);
     if (r.kind === 'redirect') {
-      res.writeHead(301, { Location: r.location + target.search, 'Cache-Control': 'public, max-age=3600' });
+      // The resolution is a decoded path: encoded again, a non-ASCII slug makes a valid header.
+      res.writeHead(301, { Location: encodeURI(r.location) + target.search, 'Cache-Control': 'public, max-age=3600' });
       return void res.end();
     }
     if (r.kind === 'file') return site.send(req, res, r.file);

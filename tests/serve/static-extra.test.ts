@@ -78,6 +78,22 @@ describe('the file cache', () => {
   });
 });
 
+describe('non-ASCII paths', () => {
+  it('serves and redirects a page whose slug is not ASCII', async () => {
+    const box = freshBox();
+    mkdirSync(join(box.dist, 'knowledge', 'café-über-✓'), { recursive: true });
+    writeFileSync(join(box.dist, 'knowledge', 'café-über-✓', 'index.html'), '<!doctype html><title>Unicode</title><p>Unicode slug.</p>');
+    const s = await serve(box);
+    const path = `/knowledge/${encodeURIComponent('café-über-✓')}`;
+    const page = await request(s.url, path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Unicode slug.');
+    const slash = await request(s.url, `${path}/?q=1`);
+    expect(slash.status).toBe(301);
+    expect(slash.headers.location).toBe(`${path}?q=1`);
+  });
+});
+
 describe('precompressed siblings', () => {
   it('serves a .br sibling the build wrote, and never the sibling as a page of its own', async () => {
     const box = freshBox();

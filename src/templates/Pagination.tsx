@@ -4,9 +4,19 @@
  */
 import type { ListPageRef } from '../render/model.js';
 
-/** Page numbers to show: first, last and two either side of the current one; 0 marks a gap. */
+/**
+ * Every fifth page is always linked, so that on a long list (the knowledge
+ * library has 72 pages) every page is at most two clicks from the list's first
+ * page: a milestone, then the window around it. Crawlers give up on pages
+ * deeper than three clicks from home.
+ */
+const MILESTONE = 5;
+
+/** Page numbers to show: first, last, milestones and two either side of the current one; 0 marks a gap. */
 export function pageWindow(pages: readonly number[], current: number): number[] {
-  const shown = pages.filter((n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2);
+  const shown = pages.filter(
+    (n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2 || n % MILESTONE === 0,
+  );
   const out: number[] = [];
   for (const n of shown) {
     if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);

@@ -27,8 +27,26 @@ describe('Pagination', () => {
     expect(html(<Pagination pages={[{ page: 1, path: '/x' }]} current={1} />)).toBe('');
   });
   test('long lists show a window with gaps', () => {
-    expect(pageWindow(Array.from({ length: 72 }, (_, i) => i + 1), 30)).toEqual([1, 0, 28, 29, 30, 31, 32, 0, 72]);
-    expect(pageWindow([1, 2, 3, 4, 5], 1)).toEqual([1, 2, 3, 0, 5]);
+    expect(pageWindow(Array.from({ length: 72 }, (_, i) => i + 1), 30)).toEqual([
+      1, 0, 5, 0, 10, 0, 15, 0, 20, 0, 25, 0, 28, 29, 30, 31, 32, 0, 35, 0, 40, 0, 45, 0, 50, 0, 55, 0, 60, 0, 65, 0, 70, 0, 72,
+    ]);
+    expect(pageWindow([1, 2, 3, 4, 5, 6, 7], 1)).toEqual([1, 2, 3, 0, 5, 0, 7]);
+  });
+  test('every page of a long list is within two clicks of its first page', () => {
+    const pages = Array.from({ length: 72 }, (_, i) => i + 1);
+    const depth = new Map([[1, 0]]);
+    for (let frontier = [1]; frontier.length > 0; ) {
+      const next: number[] = [];
+      for (const p of frontier)
+        for (const n of pageWindow(pages, p))
+          if (n !== 0 && !depth.has(n)) {
+            depth.set(n, depth.get(p)! + 1);
+            next.push(n);
+          }
+      frontier = next;
+    }
+    expect(depth.size).toBe(72);
+    expect(Math.max(...depth.values())).toBeLessThanOrEqual(2);
   });
 });
 

@@ -18,12 +18,16 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * Fills the first inquiry form of `html`. Returns null when the page has no
+ * Fills the inquiry form of `html` whose id is `formId` (a page can have two,
+ * Inquire and InquireSecond; the form may say which it was in a hidden
+ * `_formid` field), else the first. Returns null when the page has no
  * inquiry form (then the caller falls back to another page).
  */
-export function fillInquiryForm(html: string, values: Partial<Record<string, string>>, errors: FieldErrors): string | null {
+export function fillInquiryForm(html: string, values: Partial<Record<string, string>>, errors: FieldErrors, formId = ''): string | null {
   const $ = cheerio.load(html);
-  const form = $('form[data-inquiry-form]').first();
+  const forms = $('form[data-inquiry-form]');
+  const named = formId ? forms.filter((_, el) => $(el).attr('id') === formId) : forms.slice(0, 0);
+  const form = (named.length > 0 ? named : forms).first();
   if (form.length === 0) return null;
   let firstInvalid: ReturnType<typeof form.find> | null = null;
   for (const name of FORM_FIELDS) {

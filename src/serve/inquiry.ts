@@ -100,6 +100,8 @@ export interface Submission {
   page: string;
   startedMs: number | null;
   honeypot: string;
+  /** Which form of the page was sent (hidden `_formid`), for the no-JS error page. */
+  formId: string;
 }
 
 /** Takes the known fields as text, with control characters stripped; anything else is dropped. */
@@ -122,6 +124,7 @@ export function readSubmission(fields: Record<string, unknown>): { submission: S
       page: safeRoutePath(text('page')) ?? '',
       startedMs: text('_started') !== '' && Number.isFinite(started) ? started : null,
       honeypot: text('website').trim(),
+      formId: text('_formid').slice(0, 100),
     },
     errors,
   };
@@ -176,9 +179,10 @@ export async function handleInquiry(req: IncomingMessage, res: ServerResponse, o
   const json = wantsJson(req);
   res.setHeader('Cache-Control', 'no-store');
 
+  let formId = '';
   const fail = async (status: number, errors: FieldErrors, values: Record<string, string> = {}, page = ''): Promise<void> => {
     if (json) return sendJson(res, status, { errors });
-    return sendFormPage(res, status, errors, values, page, opts);
+    return sendFormPage(res, status, errors, values, page, formId, opts);
   };
 
   if (isCrossSite(req.headers.origin, opts.publicHost(req))) return fail(403, { _form: MESSAGES.crossSite });
@@ -204,6 +208,7 @@ export async function handleInquiry(req: IncomingMessage, res: ServerResponse, o
 
   const { submission, errors: typeErrors } = readSubmission(parsed.fields);
   const { values, page } = submission;
+  formId = submission.formId;
   const { inquiry, errors } = validate(values);
   const allErrors = { ...errors, ...typeErrors };
   if (!inquiry || Object.keys(typeErrors).length > 0) return fail(400, allErrors, values, page);
@@ -255,6 +260,7 @@ async function sendFormPage(
   errors: FieldErrors,
   values: Record<string, string>,
   page: string,
+  formId: string,
   opts: InquiryOptions,
 ): Promise<void> {
   const fallback = opts.fallbackFormPage ?? '/contact-us';
@@ -262,7 +268,7 @@ async function sendFormPage(
   for (const candidate of [page, fallback]) {
     if (!candidate || !opts.site) continue;
     const source = await opts.site.pageHtml(candidate);
-    html = source ? fillInquiryForm(source, values, errors) : null;
+    html = source ? fillInquiryForm(source, values, errors, candidate === page ? formId : '') : null;
     if (html) break;
   }
   const csp = html && opts.site ? opts.site.cspFor(html) : opts.baseCsp;

@@ -231,6 +231,18 @@ describe('form-encoded submissions (no JavaScript)', () => {
     expect(s.store.count({ includeSpam: true })).toBe(0);
   });
 
+  it('fills the form the buyer used when the page has two and the form names itself', async () => {
+    const s = await serve();
+    const r = await postForm(s, { ...VALID, email: 'nope', _formid: 'inq-second' });
+    const $ = cheerio.load(r.text);
+    expect($('#inq-second [name=email]').attr('value')).toBe('nope');
+    expect($('#inq-second [data-error-for=email]').text()).toMatch(/valid e-mail/);
+    expect($('#inq-product [name=email]').attr('value')).toBeUndefined();
+    // An unknown form id falls back to the first form.
+    const unknown = cheerio.load((await postForm(s, { ...VALID, email: 'nope', _formid: 'x' })).text);
+    expect(unknown('#inq-product [name=email]').attr('value')).toBe('nope');
+  });
+
   it('falls back to the contact page when the page field is not a safe path', async () => {
     const s = await serve();
     for (const page of ['/../../secret.txt', 'https://evil.example/form', '/no-such-page', '/%2e%2e/x']) {

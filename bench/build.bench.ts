@@ -6,8 +6,9 @@
  * (bench/synthetic.ts) under 40 s with peak memory under 1 GB.
  *
  *   npm run bench -- build                       shipped data/, 5 runs
- *   npm run bench -- build --synthetic [100000]  also the synthetic catalogue, 3 runs
- *   npm run bench -- build --runs 3 --data-dir <dir>
+ *   npm run bench -- build --synthetic[=100000]  also the synthetic catalogue, at most 3 runs
+ *   npm run bench -- build --runs=3 --data-dir=<dir>
+ * (flags take `=`: bench/run.ts reads every bare word as a section name)
  *
  * Every build goes into a fresh folder under bench/out/ (file creation is slow
  * for minutes after a large delete); they are deleted at the end.
@@ -140,16 +141,20 @@ async function removeLater(dirs: string[]): Promise<void> {
   await Promise.all(aside.map((d) => rm(d, { recursive: true, force: true })));
 }
 
+/** `--name=value`; a bare `--name` gives ''. */
 function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
+  for (const a of args) {
+    if (a === name) return '';
+    if (a.startsWith(name + '=')) return a.slice(name.length + 1);
+  }
+  return undefined;
 }
 
 export async function run(args: string[]): Promise<void> {
   process.env.NODE_ENV = 'production';
   mkdirSync(OUT, { recursive: true });
-  const runs = Number(flag(args, '--runs') ?? 5);
-  const dataDir = flag(args, '--data-dir') ?? 'data';
+  const runs = Number(flag(args, '--runs') || 5);
+  const dataDir = flag(args, '--data-dir') || 'data';
   say(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores; figures are medians of ${runs})`);
 
   await measureBuild(`site build ${dataDir} (pool)`, dataDir, runs);
@@ -157,9 +162,9 @@ export async function run(args: string[]): Promise<void> {
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
 
-  const si = args.indexOf('--synthetic');
-  if (si >= 0) {
-    const routes = Number(args[si + 1]) || 100_000;
+  const synthetic = flag(args, '--synthetic');
+  if (synthetic !== undefined) {
+    const routes = Number(synthetic) || 100_000;
     const started = performance.now();
     const made = await makeSynthetic(dataDir, path.join(OUT, `synthetic-${routes}`), routes);
     say(`synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`);

@@ -3,7 +3,7 @@
  * emit (404, artwork, assets, sitemap, robots, search index) → link check →
  * atomic swap into the output folder → reports.
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serialize } from 'node:v8';
@@ -106,12 +106,6 @@ export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: strin
   return { plan, diagnostics };
 }
 
-/** Every file under `dir`, relative, forward slashes. */
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => posix(path.relative(dir, path.join(e.parentPath, e.name))));
-}
-
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
@@ -184,7 +178,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       clock.lap('swap');
       return finish({ ok: true, diagnostics: all, checkCounts, pages: plan.length + 1, files: built.files, bytes: built.bytes, links: built.links });
     } catch (err) {
-      await rm(tmp, { recursive: true, force: true });
+      // Stop every writer before removing their folder; the original error is the one to report.
+      await pool.destroy().catch(() => undefined);
+      await rm(tmp, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
       throw err;
     }
   } finally {
@@ -219,8 +215,11 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
   const rendering = renderAll(ctx.pool, plan, catalogue, options.onProgress);
   // The search index needs the bodies the workers do not have; the main thread builds it while they render.
-  const searchIndex = options.searchIndex === false ? Promise.resolve() : new Promise(setImmediate).then(() => writeSearchIndex(tmp, catalogue, plan.map((p) => p.route)));
-  const [rendered] = await Promise.all([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)]);
+  const searchIndex =
+    options.searchIndex === false
+      ? Promise.resolve([])
+      : new Promise(setImmediate).then(async () => (await writeSearchIndex(tmp, catalogue, plan.map((p) => p.route))).files.map((f) => f.path));
+  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)] as const);
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
   // Line and column of each failing route's declaration, so an editor jumps straight to it.
@@ -238,16 +237,17 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, files: 0, bytes: 0 };
 
   const facts = rendered.facts;
-  await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
+  const sitemapFiles = await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
   await writeFile(path.join(tmp, 'robots.txt'), robotsTxt(catalogue.site.origin));
   ctx.lap('sitemap');
 
   // Links resolve against what was really written, search index included.
-  const files = await listFiles(tmp);
+  // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
+  const files = new Set([...plan.map((p) => p.file), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, 'robots.txt']);
   const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';
-  const broken = findBroken(rendered.tally, new Set(files), pathOfSource);
+  const broken = findBroken(rendered.tally, files, pathOfSource);
   const unsafe = rendered.unsafe.map(([reference, i]) => ({ reference, source: pathOfSource(i) }));
   for (const b of broken) diagnostics.push(brokenDiagnostic(b, fileOfSource, outDir));
   for (const u of unsafe) {
@@ -272,7 +272,19 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   ctx.lap('reports');
   let bytes = rendered.notFound.bytes;
   for (const f of facts) bytes += f.bytes;
-  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, files: files.length, bytes };
+  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, files: files.size, bytes };
+}
+
+/**
+ * Promise.all that waits for every promise to settle before rejecting with
+ * the first error: nothing is still writing into the temporary folder when
+ * the caller removes it, and no rejection goes unobserved.
+ */
+async function allSettledOrThrow<T extends readonly unknown[]>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
 /** The catalogue as the workers get it: everything but the body blocks of products, articles and news. */
@@ -303,6 +315,8 @@ interface Rendered {
   tally: LinkTally;
   unsafe: Array<[string, number]>;
   notFound: NotFoundResult;
+  /** Artwork files written, relative to the output folder. */
+  artwork: string[];
 }
 
 /**
@@ -326,9 +340,13 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalo
     next += jobs.length;
     return jobs;
   };
+  let crashed = false;
   const lane = async (): Promise<void> => {
-    for (let jobs = takeBatch(); jobs.length > 0 && failures.length === 0; jobs = takeBatch()) {
-      const result = await pool.run<RoutesResult>({ kind: 'routes', jobs });
+    for (let jobs = takeBatch(); jobs.length > 0 && failures.length === 0 && !crashed; jobs = takeBatch()) {
+      const result = await pool.run<RoutesResult>({ kind: 'routes', jobs }).catch((err: unknown) => {
+        crashed = true; // the other lanes stop handing out work
+        throw err;
+      });
       for (const f of result.pages) facts[f.index] = f;
       failures.push(...result.failures);
       mergeTally(tally, result.links);
@@ -342,14 +360,14 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalo
     pool.run<ArtworkResult>({ kind: 'artwork', from: i * artworkSize, to: Math.min(productCount, (i + 1) * artworkSize) }),
   );
   const notFound = pool.run<NotFoundResult>({ kind: 'not-found' });
-  // One Promise.all over everything, so a worker that dies rejects once instead of leaving promises unobserved.
   // Two batches per thread in flight: one rendering, one queued, so no worker waits on the main thread.
-  const [, nf, art] = await Promise.all([Promise.all(Array.from({ length: pool.threads * 2 }, lane)), notFound, Promise.all(artwork)]);
+  const [, nf, art] = await allSettledOrThrow([allSettledOrThrow(Array.from({ length: pool.threads * 2 }, lane)), notFound, allSettledOrThrow(artwork)] as const);
   mergeTally(tally, nf.links);
   for (const a of art) failures.push(...a.failures);
+  const artworkFiles = art.flatMap((a) => a.files);
   unsafe.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   failures.sort((a, b) => a.index - b.index || (a.subject < b.subject ? -1 : 1));
-  return { facts, failures, tally, unsafe, notFound: nf };
+  return { facts, failures, tally, unsafe, notFound: nf, artwork: artworkFiles };
 }
 
 function failureDiagnostic(f: RenderFailure, plan: readonly PlannedRoute[], routesFile: string): Diagnostic {
@@ -362,7 +380,7 @@ function failureDiagnostic(f: RenderFailure, plan: readonly PlannedRoute[], rout
     severity: 'error',
     file: routesFile,
     pointer: p.route.declarations[0] ?? '',
-    message: `Route ${p.route.path} (screen "${p.route.screen}") failed to render: ${f.cause}`,
+    message: `Route ${p.route.path} (screen "${p.route.screen}"${f.template ? `, template ${f.template}` : ''}) failed to render: ${f.cause}`,
   };
 }
 

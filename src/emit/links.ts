@@ -4,10 +4,9 @@
  * workers (they hold the HTML string already); the main thread only merges
  * compact target lists and checks each distinct target once.
  */
-import { load } from 'cheerio/slim';
 
 /** Elements and attributes that reference another resource. */
-const REFERENCES: ReadonlyArray<readonly [selector: string, attr: string]> = [
+export const REFERENCES: ReadonlyArray<readonly [selector: string, attr: string]> = [
   ['a[href]', 'href'],
   ['area[href]', 'href'],
   ['link[href]', 'href'],
@@ -22,7 +21,6 @@ const REFERENCES: ReadonlyArray<readonly [selector: string, attr: string]> = [
   ['meta[property="og:url"]', 'content'],
   ['meta[name="twitter:image"]', 'content'],
 ];
-const SELECTOR = REFERENCES.map(([s]) => s).join(',');
 
 export interface PageLinks {
   /** Distinct internal URL paths (decoded, no query or hash), e.g. `/herb-extract`, `/assets/main-x.js`. */
@@ -76,8 +74,9 @@ export function internalPath(raw: string, pagePath: string, origin: string): str
  * a tag scanner over the HTML string. It relies on what React's
  * renderToStaticMarkup guarantees (attribute values quoted with `"` and
  * escaped, `<` escaped in text and in JSON-LD, no comments), which makes a
- * DOM unnecessary; cheerio took 3x the time of rendering the page. The
- * cheerio-based `extractLinksWithCheerio` is the reference it is tested against.
+ * DOM unnecessary: cheerio took four times as long as rendering the page, the
+ * scanner a tenth of it. `extractLinksWithCheerio` (links-reference.ts) is
+ * the reference it is tested against, page by page.
  */
 export function extractLinks(html: string, pagePath: string, origin: string): PageLinks {
   const internal = new Set<string>();
@@ -147,30 +146,7 @@ export function decodeEntities(value: string): string {
   });
 }
 
-/** The same extraction through cheerio's DOM: slower, kept as the reference the scanner is tested against. */
-export function extractLinksWithCheerio(html: string, pagePath: string, origin: string): PageLinks {
-  const $ = load(html);
-  const internal = new Set<string>();
-  const unsafe = new Set<string>();
-  $(SELECTOR).each((_, el) => {
-    const attribs = (el as { attribs: Record<string, string> }).attribs;
-    for (const [, attr] of REFERENCES) {
-      const value = attribs[attr];
-      if (value === undefined) continue;
-      if (attr === 'content' && !isReferenceMeta(attribs)) continue;
-      const refs = attr === 'srcset' ? srcsetUrls(value) : [value];
-      for (const ref of refs) {
-        const r = internalPath(ref, pagePath, origin);
-        if (r === null) continue;
-        if (typeof r === 'string') internal.add(r);
-        else unsafe.add(r.unsafe);
-      }
-    }
-  });
-  return { internal: [...internal], unsafe: [...unsafe] };
-}
-
-function isReferenceMeta(attribs: Record<string, string>): boolean {
+export function isReferenceMeta(attribs: Record<string, string>): boolean {
   const key = attribs.property ?? attribs.name;
   return key === 'og:image' || key === 'og:url' || key === 'twitter:image';
 }

@@ -29,10 +29,12 @@ export function createRenderPool(config: WorkerConfig, threads = defaultConcurre
     // React picks its development build (10x slower) unless NODE_ENV says production.
     env: { ...process.env, NODE_ENV: 'production' },
   });
+  let destroyed: Promise<void> | undefined;
   return {
     threads,
     run: <T extends RenderResult>(task: RenderTask) => pool.run(task) as Promise<T>,
-    destroy: () => pool.destroy(),
+    // Idempotent: a failed build stops the workers before cleaning up, and the finally block does it again.
+    destroy: () => (destroyed ??= pool.destroy()),
   };
 }
 

@@ -57,6 +57,8 @@ export interface RenderFailure {
   index: number;
   /** What failed, e.g. the route path or `artwork of <product slug>`. */
   subject: string;
+  /** The template component that threw, when known. */
+  template?: string;
   cause: string;
 }
 

@@ -33,6 +33,8 @@ export interface RenderApi<Model = unknown> {
   render404(model: Model): string;
   renderErrorFallback(): string;
   productArtwork(model: Model, product: Product): { url: string; svg: string };
+  /** Screen → the template component that renders it, for failure messages. */
+  TEMPLATE_OF?: Record<string, string>;
 }
 
 const config = workerData as WorkerConfig;
@@ -109,7 +111,7 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
       html = api.renderRoute(model, route);
       facts = api.routeFacts(model, route);
     } catch (err) {
-      failures.push({ index, subject: route.path, cause: causeOf(err) });
+      failures.push({ index, subject: route.path, template: api.TEMPLATE_OF?.[route.screen], cause: causeOf(err) });
       continue;
     } finally {
       // Dropped again at once: the worker's memory stays that of the lean catalogue however large the site.

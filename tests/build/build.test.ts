@@ -11,7 +11,8 @@ import { load } from 'cheerio/slim';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { checkDataDir } from '../../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../../src/emit/assets.js';
-import { extractLinks, extractLinksWithCheerio } from '../../src/emit/links.js';
+import { extractLinks } from '../../src/emit/links.js';
+import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { build, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
 
 const ORIGIN = 'https://www.example.com';
@@ -201,7 +202,7 @@ describe('failures leave the previous output untouched', () => {
     const run = await build(work, [], { SITE_TEST_RENDER_MODULE: hook('failing-render.mjs') });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('build/render-failed');
-    expect(run.stderr).toContain('Route /herb-extract/ginger-extract (screen "product") failed to render: Cannot read properties of undefined (reading "assay")');
+    expect(run.stderr).toContain('Route /herb-extract/ginger-extract (screen "product", template ProductDetail) failed to render: Cannot read properties of undefined (reading "assay")');
     expect(run.stdout).toMatch(/^site build: failed \(a page failed to render\) in \d+\.\d\d s · 1 error, 2 warnings · \S+ left unchanged\n$/);
     expect(snapshot(dist)).toEqual(before);
     expect(noTempLeft(work)).toEqual([]);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
 import { createTempDir, staleSiblings, swapIn, tempDirFor } from '../../src/emit/atomic.js';
-import { candidateFiles, decodeEntities, extractLinks, extractLinksWithCheerio, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
+import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
+import { candidateFiles, decodeEntities, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 

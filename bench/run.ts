@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 const SECTIONS = ['check', 'build', 'audit', 'serve'];
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  // Section names come first; everything from the first flag on belongs to the sections.
+  const args = process.argv.slice(2);
+  const firstFlag = args.findIndex((a) => a.startsWith('-'));
+  const wanted = firstFlag < 0 ? args : args.slice(0, firstFlag);
   const sections = wanted.length > 0 ? wanted : SECTIONS;
   process.env.NODE_ENV = 'production';
   for (const name of sections) {

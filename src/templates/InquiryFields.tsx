@@ -82,6 +82,8 @@ export function InquiryFormMarkup({ formId, action, page, product = '', type = '
       </Field>
       <input type="hidden" name="page" value={page} />
       <input type="hidden" name="_started" value="" />
+      {/* Names this form to the server, which re-renders it with the errors when JavaScript is off. */}
+      <input type="hidden" name="_formid" value={formId} />
       <div className="hp" aria-hidden="true">
         <label>
           Website

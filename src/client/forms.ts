@@ -222,6 +222,17 @@ function restoreDraft(form: HTMLFormElement, key: string): boolean {
   return restored;
 }
 
+/** True when the buyer changed any field from what the page rendered. */
+function edited(form: HTMLFormElement): boolean {
+  for (const el of Array.from(form.elements)) {
+    if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) || MACHINERY.has(el.name)) continue;
+    if (el instanceof HTMLSelectElement) {
+      if (Array.from(el.options).some((o) => o.selected !== o.defaultSelected)) return true;
+    } else if (el.type !== 'hidden' && el.value !== el.defaultValue) return true;
+  }
+  return false;
+}
+
 function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null): void {
   const page = location.pathname;
   const draft = draftKey(page, key);
@@ -249,6 +260,8 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
     if (form.dataset.validated === 'true' && name) setFieldError(form, name, validateInquiry(readForm(form))[name]);
   });
   form.addEventListener('change', saveDraft);
+  // This code loads on the first touch, so fast typing can come before it: keep that too.
+  if (edited(form)) saveDraft();
   // Leaving the page mid-typing: write now, not after the timer.
   window.addEventListener('pagehide', () => {
     clearTimeout(saveTimer);

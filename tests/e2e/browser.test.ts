@@ -617,7 +617,10 @@ describe('inquiry forms', () => {
     const form = page.locator('form[data-inquiry-form]').first();
     await form.locator('[name="name"]').fill('Draft Buyer');
     await form.locator('[name="message"]').fill('Half-written question about 25 kg drums');
-    await page.waitForTimeout(400);
+    // The draft is in localStorage (kept while typing, not only on leaving).
+    await expect
+      .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('site:inquiry-draft:')).map((k) => JSON.parse(localStorage.getItem(k)!).name)))
+      .toEqual(['Draft Buyer']);
     await page.reload();
     const again = page.locator('form[data-inquiry-form]').first();
     expect(await again.locator('[name="name"]').inputValue()).toBe('Draft Buyer');

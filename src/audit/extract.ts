@@ -1,5 +1,6 @@
 /**
- * Extracts a page's facts in one walk over the DOM. cheerio/slim parses
+ * Reference extractor: the audit runs the faster scanner (scan.ts); tests
+ * check that both give the same facts. Extracts a page's facts in one walk over the DOM. cheerio/slim parses
  * with htmlparser2 (several times faster than parse5, and it keeps a
  * <title> in <body> where it was written, which is what we want to report);
  * we walk the node tree directly instead of running selectors.
@@ -24,7 +25,7 @@ const NOT_CONTENT = new Set(['nav', 'aside', 'form']);
 const RESOURCE_SRC = new Set(['script', 'img', 'iframe', 'source', 'video', 'audio', 'embed', 'track', 'input']);
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 
-export const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+import { collapse } from './scan.js';
 
 function textOf(node: DomNode, withAlt: boolean): string {
   const out: string[] = [];

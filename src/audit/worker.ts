@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractPage } from './extract.js';
+import { scanPage } from './scan.js';
 import { checkPage, type PageContext, type RouteInfo } from './page-rules.js';
 import type { Finding, RuleSettings, SiteFacts } from './types.js';
 
@@ -32,7 +32,7 @@ export function auditBatch(task: BatchTask): PageResult[] {
   for (const page of task.pages) {
     // Synchronous reads: many small files read an order of magnitude faster than with fs.promises, and a worker may block.
     const html = readFileSync(join(task.dir, page.file), 'utf8');
-    const facts = extractPage(html, page.url, page.file);
+    const facts = scanPage(html, page.url, page.file);
     const ctx: PageContext = { origin: task.origin, originKnown: task.originKnown, settings: task.settings, route: page.route };
     results.push(checkPage(facts, ctx));
   }

@@ -167,7 +167,7 @@ function median(xs: number[]): number {
  */
 function auditOnce(dir: string, reports: string): { ms: number; cpuMs: number; rssMb: number; pages: number } {
   const start = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, BIN, 'audit', '--dir', dir, '--reports', reports, '--fail-on', 'none', '--json'], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, BIN, 'audit', '--dir', dir, '--reports', reports, '--fail-on', 'none'], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 30,

@@ -3,11 +3,11 @@
  * renders batches of routes, writes each page itself and sends back only
  * compact facts and link tallies.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deserialize } from 'node:v8';
 import { workerData } from 'node:worker_threads';
-import pLimit from 'p-limit';
 import type { Catalogue } from '../load/catalogue.js';
 import type { Block, Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
@@ -38,8 +38,6 @@ export interface RenderApi<Model = unknown> {
 }
 
 const config = workerData as WorkerConfig;
-// Enough writes in flight to keep the disk busy without a burst of open files.
-const writes = pLimit(16);
 const madeDirs = new Set<string>();
 
 export function causeOf(err: unknown): string {
@@ -50,14 +48,19 @@ export function causeOf(err: unknown): string {
   return String(err);
 }
 
-async function writeOutput(file: string, content: string): Promise<number> {
+/**
+ * Writes one output file, synchronously: this thread has nothing else to do
+ * meanwhile, and fs/promises cost more CPU per file (file handles, the thread
+ * pool) than rendering a small page: measured 2.1 s of 12 s for 1,468 pages.
+ */
+function writeOutput(file: string, content: string): number {
   const target = insideRoot(config.outDir, file);
   const dir = path.dirname(target);
   if (!madeDirs.has(dir)) {
-    await mkdir(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
-  await writeFile(target, content);
+  writeFileSync(target, content);
   return Buffer.byteLength(content);
 }
 
@@ -100,7 +103,6 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
   const failures: RenderFailure[] = [];
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
-  const pending: Array<Promise<void>> = [];
   for (const { index, route, file, content } of task.jobs) {
     let html: string;
     let facts: ReturnType<RenderApi['routeFacts']>;
@@ -120,16 +122,12 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
     const links = extractLinks(html, route.path, origin);
     tallyPage(tally, links.internal, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
-    pending.push(
-      writes(async () => {
-        const bytes = await writeOutput(file, html);
-        pages.push({ index, bytes, ...facts, metaFallback: [...facts.metaFallback] });
-      }).catch((err: unknown) => {
-        failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
-      }),
-    );
+    try {
+      pages.push({ index, bytes: writeOutput(file, html), ...facts, metaFallback: [...facts.metaFallback] });
+    } catch (err) {
+      failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
+    }
   }
-  await Promise.all(pending);
   return { kind: 'routes', pages, failures, links: tallyEntries(tally), unsafe };
 }
 
@@ -137,18 +135,16 @@ async function renderArtwork(task: Extract<RenderTask, { kind: 'artwork' }>): Pr
   const { api, model, catalogue } = await ready();
   const files: string[] = [];
   const failures: RenderFailure[] = [];
-  await Promise.all(
-    catalogue.products.slice(task.from, task.to).map(async (product) => {
-      try {
-        const { url, svg } = api.productArtwork(model, product);
-        const file = url.replace(/^\/+/, '');
-        await writes(() => writeOutput(file, svg));
-        files.push(file);
-      } catch (err) {
-        failures.push({ index: -1, subject: `artwork of product ${product.slug}`, cause: causeOf(err) });
-      }
-    }),
-  );
+  for (const product of catalogue.products.slice(task.from, task.to)) {
+    try {
+      const { url, svg } = api.productArtwork(model, product);
+      const file = url.replace(/^\/+/, '');
+      writeOutput(file, svg);
+      files.push(file);
+    } catch (err) {
+      failures.push({ index: -1, subject: `artwork of product ${product.slug}`, cause: causeOf(err) });
+    }
+  }
   return { kind: 'artwork', files: files.sort(), failures };
 }
 
@@ -165,7 +161,7 @@ async function renderNotFound(): Promise<NotFoundResult> {
   }
   const tally: LinkTally = new Map();
   tallyPage(tally, extractLinks(html, '/404.html', catalogue.site.origin).internal, -1);
-  const bytes = await writeOutput('404.html', html);
+  const bytes = writeOutput('404.html', html);
   return { kind: 'not-found', bytes, failure, links: tallyEntries(tally) };
 }
 

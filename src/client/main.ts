@@ -54,8 +54,24 @@ function initFormsOnIntent(bar: LoadingBar | null): void {
   };
   document.addEventListener('focusin', onIntent);
   document.addEventListener('pointerdown', onIntent, { passive: true });
-  // The browser's own validation stopped a submit: the enhanced messages are wanted now.
-  document.addEventListener('invalid', onIntent, true);
+  // The browser's own validation stopped a Send before the code arrived: hold
+  // its bubbles, and submit again once enhanced so our messages show instead.
+  const held = new Set<HTMLFormElement>();
+  document.addEventListener(
+    'invalid',
+    (event) => {
+      const form = (event.target as Element | null)?.closest?.('form[data-inquiry-form]');
+      if (ready || !(form instanceof HTMLFormElement)) return;
+      event.preventDefault();
+      if (held.has(form)) return;
+      held.add(form);
+      load().then(
+        () => (held.delete(form), form.requestSubmit()),
+        () => (held.delete(form), form.reportValidity()),
+      );
+    },
+    true,
+  );
   document.addEventListener(
     'submit',
     (event) => {

@@ -70,6 +70,7 @@ export async function buildSite(): Promise<BuiltSite> {
     timeout: 300_000,
   });
   if (run.status !== 0) {
+    await rm(dir, { recursive: true, force: true });
     throw new Error(`bin/site build --data-dir ${data} failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-4000)}`);
   }
   return { dist, routes: await readRoutes(reports), cleanup: () => rm(dir, { recursive: true, force: true }) };

@@ -1,15 +1,32 @@
 /**
  * The `site` command line: a thin layer over the stage modules. Every command
- * module imports its stage lazily so that `site --help` stays fast.
+ * module imports its stage lazily so that `site --help` stays fast, and a run
+ * of one command loads only that command's module.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, stderr } from './output.js';
-import { registerCheck } from './commands/check.js';
-import { registerBuild } from './commands/build.js';
-import { registerAudit } from './commands/audit.js';
-import { registerServe } from './commands/serve.js';
-import { registerInquiries } from './commands/inquiries.js';
+
+type Register = (program: Command, ctx: CommandContext) => void;
+
+/** Every command, in the order `site --help` lists them. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  check: async () => (await import('./commands/check.js')).registerCheck,
+  build: async () => (await import('./commands/build.js')).registerBuild,
+  audit: async () => (await import('./commands/audit.js')).registerAudit,
+  serve: async () => (await import('./commands/serve.js')).registerServe,
+  inquiries: async () => (await import('./commands/inquiries.js')).registerInquiries,
+};
+
+/**
+ * The commands `argv` needs: only the one it names (`site check …`, `site
+ * check --help`); all of them for `site --help`, `site help`, a typo (commander
+ * suggests the nearest name) or anything else.
+ */
+export function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[2];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+}
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -21,7 +38,8 @@ export interface CommandContext {
   setExitCode(code: number): void;
 }
 
-export function createProgram(ctx: CommandContext): Command {
+export async function createProgram(ctx: CommandContext, commands: readonly string[] = Object.keys(COMMANDS)): Promise<Command> {
+  const registers = await Promise.all(commands.map((name) => COMMANDS[name]()));
   const program = new Command('site')
     .description('Check, build, audit and serve the static catalogue website.')
     .version(version(), '-v, --version', 'print the version')
@@ -33,11 +51,7 @@ export function createProgram(ctx: CommandContext): Command {
     writeOut: (s) => process.stdout.write(s),
     writeErr: (s) => process.stderr.write(s),
   });
-  registerCheck(program, ctx);
-  registerBuild(program, ctx);
-  registerAudit(program, ctx);
-  registerServe(program, ctx);
-  registerInquiries(program, ctx);
+  for (const register of registers) register(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().allowExcessArguments(false);
   return program;
 }
@@ -45,8 +59,8 @@ export function createProgram(ctx: CommandContext): Command {
 /** Runs the CLI and returns the exit code (0 ok, 1 problems found, 2 usage or configuration error). */
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
-  const program = createProgram({ setExitCode: (c) => (code = c) });
   try {
+    const program = await createProgram({ setExitCode: (c) => (code = c) }, commandsFor(argv));
     await program.parseAsync(argv);
     return code;
   } catch (err) {

@@ -3,7 +3,7 @@
  * catalogue and on broken copies. Needs the compiled CLI (`npm run compile`).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,5 +158,52 @@ describe('site check usage', () => {
     const r = site(['--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^\s+check\b/m);
+  });
+});
+
+describe('site check cache', () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const tempDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'site-cli-cache-'));
+    made.push(d);
+    return d;
+  };
+
+  it('prints the same report from a --cache-dir entry as from scratch, and a new one when a file changes', () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    cpSync(join(ROOT, 'tests/fixtures/check-base/data'), data, { recursive: true });
+    const cache = join(root, 'cache');
+    const fresh = site(['check', '--json', '--data-dir', data, '--no-cache']);
+    expect(fresh.status).toBe(0);
+    const miss = site(['check', '--json', '--data-dir', data, '--cache-dir', cache]);
+    expect(readdirSync(cache)).toHaveLength(1);
+    const hit = site(['check', '--json', '--data-dir', data, '--cache-dir', cache]);
+    expect(miss).toEqual(fresh);
+    expect(hit).toEqual(fresh);
+
+    const site_ = join(data, 'site.json');
+    writeFileSync(site_, readFileSync(site_, 'utf8').replace(/\n\}\s*$/, ',\n  "colour": "green"\n}\n'));
+    const changed = site(['check', '--json', '--data-dir', data, '--cache-dir', cache]);
+    expect(changed.status).toBe(1);
+    expect(changed).toEqual(site(['check', '--json', '--data-dir', data, '--no-cache']));
+    expect((JSON.parse(changed.stdout) as JsonReport).diagnostics.map((d) => [d.code, d.pointer])).toEqual([['load/schema', '/colour']]);
+  });
+
+  it('writes nothing under --no-cache', () => {
+    const cache = tempDir();
+    const r = site(['check', '--data-dir', join(ROOT, 'tests/fixtures/check-base/data'), '--no-cache', '--cache-dir', cache]);
+    expect(r.status).toBe(0);
+    expect(readdirSync(cache)).toEqual([]);
+  });
+
+  it('documents --cache-dir and --no-cache in check --help', () => {
+    const r = site(['check', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('--cache-dir <dir>');
+    expect(r.stdout).toContain('--no-cache');
   });
 });

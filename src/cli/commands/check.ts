@@ -11,6 +11,9 @@ interface CheckOptions {
   dataDir: string;
   json?: boolean;
   strict?: boolean;
+  cacheDir?: string;
+  /** False under --no-cache. */
+  cache: boolean;
 }
 
 export function registerCheck(program: Command, ctx: CommandContext): void {
@@ -20,6 +23,8 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
     .option('--data-dir <dir>', 'the catalogue folder', 'data')
     .option('--json', 'print one JSON document {diagnostics, counts} instead of the text report')
     .option('--strict', 'treat warnings as errors')
+    .option('--cache-dir <dir>', 'where to keep results for unchanged data and code (default: node_modules/.cache/site)')
+    .option('--no-cache', 'load and check from scratch; read and write no cache')
     .addHelpText(
       'after',
       '\nExit codes: 0 consistent, 1 errors found (or warnings under --strict), 2 usage or configuration error.\nWith GITHUB_ACTIONS=true, findings are also printed as workflow annotations.',
@@ -32,9 +37,11 @@ async function runCheck(opts: CheckOptions): Promise<number> {
     throw new UsageError(`the data directory "${opts.dataDir}" does not exist (pass the catalogue folder with --data-dir)`);
   }
   const [{ checkDataDir }, report] = await Promise.all([import('../../check/run.js'), import('../../check/report.js')]);
-  const result = await checkDataDir(opts.dataDir);
+  const result = await checkDataDir(opts.dataDir, { cacheDir: opts.cache ? opts.cacheDir : false });
   const diagnostics = report.applyStrict(result.diagnostics, opts.strict === true);
-  const counts = report.countCatalogue(result.catalogue, result.routes, diagnostics);
+  // Totals from the sizes, not the catalogue: on a cache hit the catalogue is then never deserialized.
+  const counts = report.countCatalogue(null, result.routes, diagnostics);
+  if (result.sizes) counts.totals = { ...counts.totals, ...result.sizes };
 
   let out: string;
   if (opts.json) out = report.formatJson(diagnostics, counts);

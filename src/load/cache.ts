@@ -1,0 +1,153 @@
+/**
+ * A content-addressed store for the results of loading and checking `data/`
+ * (like eslint --cache, but keyed by content, never by mtime): the key hashes
+ * every byte the result depends on — each data file's path and content, the
+ * layout's stray entries, the data directory as named in diagnostics, the code
+ * of the load, check and core modules, the versions of zod, jsonc-parser and
+ * node — so any change anywhere is a miss. A damaged entry is a miss too
+ * (its payload carries its own checksum), and entries are written to a temp
+ * file and renamed into place, so a reader never sees half of one.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import type { DataSnapshot } from './read.js';
+
+/** Bumped whenever the layout of an entry changes. */
+const FORMAT = 'site-check-cache/1';
+
+/**
+ * The modules whose output is cached, relative to this one: compiled JS when
+ * running from build/, TypeScript under vitest. tests/load/cache.test.ts
+ * keeps their imports inside these folders and the packages below.
+ */
+export const CODE_DIRS = ['../load', '../check', '../core'] as const;
+export const CODE_PACKAGES = ['zod', 'jsonc-parser'] as const;
+
+/** Entries kept per cache folder (one per data directory checked); the least recently written go first. */
+const MAX_ENTRIES = 8;
+
+let fingerprint: string | undefined;
+
+/** Hash of the code that produces a cached result (this process's, read once). */
+export function codeFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const require = createRequire(import.meta.url);
+  const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0`);
+  for (const pkg of CODE_PACKAGES) {
+    const { version } = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string };
+    h.update(`${pkg}@${version}\0`);
+  }
+  for (const rel of CODE_DIRS) {
+    const dir = resolve(here, rel);
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (!statSync(path).isFile()) continue;
+      const bytes = readFileSync(path);
+      h.update(`${rel}/${name}\0${bytes.length}\0`).update(bytes);
+    }
+  }
+  return (fingerprint = h.digest('hex'));
+}
+
+/**
+ * The key of a snapshot of `data/`, or undefined when it cannot be cached
+ * (the folder is missing or a file could not be read: the bytes that decide
+ * the result are then not all in hand).
+ */
+export function snapshotKey(snapshot: DataSnapshot, code: string = codeFingerprint()): string | undefined {
+  if (!snapshot.exists || snapshot.files.some((f) => !f.bytes)) return undefined;
+  // Every field is length-prefixed or NUL-terminated, so two different snapshots never hash the same input.
+  const h = createHash('sha256').update(`${code}\0${snapshot.root}\0${snapshot.base}\0${snapshot.strays.length}\0`);
+  for (const s of snapshot.strays) h.update(`${s}\0`);
+  for (const f of snapshot.files) h.update(`${f.rel}\0${f.into}\0${f.bytes!.length}\0`).update(f.bytes!);
+  return h.digest('hex');
+}
+
+/** The entry of one data directory: each directory keeps its own, so checking two catalogues does not thrash. */
+export function entryPath(cacheDir: string, snapshot: DataSnapshot): string {
+  const id = createHash('sha256').update(`${snapshot.root}\0${snapshot.base}`).digest('hex').slice(0, 16);
+  return join(cacheDir, `check-${id}.bin`);
+}
+
+/**
+ * `node_modules/.cache/site` of the nearest folder up from `cwd` with a
+ * package.json (where eslint, babel and Astro keep theirs), or undefined
+ * outside any package: then nothing is cached.
+ */
+export function defaultCacheDir(cwd: string = process.cwd()): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    try {
+      if (statSync(join(dir, 'package.json')).isFile()) return join(dir, 'node_modules', '.cache', 'site');
+    } catch {
+      // not here; look further up
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function header(key: string, payloadHash: string): Buffer {
+  return Buffer.from(`${FORMAT}\n${key}\n${payloadHash}\n`);
+}
+
+/** The value stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
+export function readEntry(path: string, key: string): unknown {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const lines = buf.subarray(0, 256).toString('latin1').split('\n', 3);
+  if (lines.length < 3 || lines[0] !== FORMAT || lines[1] !== key) return undefined;
+  const payload = buf.subarray(header(key, lines[2]).length);
+  if (createHash('sha256').update(payload).digest('hex') !== lines[2]) return undefined;
+  try {
+    return deserialize(payload);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stores `value` under `key`, atomically. Returns false when it could not be
+ * written (a read-only checkout, a full disk): the cache only ever saves time,
+ * so that is not an error.
+ */
+export function writeEntry(path: string, key: string, value: unknown): boolean {
+  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const payload = serialize(value);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, Buffer.concat([header(key, createHash('sha256').update(payload).digest('hex')), payload]));
+    renameSync(tmp, path);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never written
+    }
+    return false;
+  }
+  prune(dirname(path));
+  return true;
+}
+
+/** Keeps the newest MAX_ENTRIES entries, and drops temp files a killed process left behind. */
+function prune(cacheDir: string): void {
+  try {
+    const now = Date.now();
+    const entries = readdirSync(cacheDir)
+      .filter((n) => n.startsWith('check-'))
+      .map((name) => ({ name, mtimeMs: statSync(join(cacheDir, name)).mtimeMs }));
+    const stale = entries.filter((e) => e.name.endsWith('.tmp') && now - e.mtimeMs > 10 * 60_000);
+    const kept = entries.filter((e) => e.name.endsWith('.bin')).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const e of [...stale, ...kept.slice(MAX_ENTRIES)]) unlinkSync(join(cacheDir, e.name));
+  } catch {
+    // another process pruned first, or the folder went away: nothing to do
+  }
+}

@@ -1,0 +1,138 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CODE_DIRS, CODE_PACKAGES, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../../src/load/cache.js';
+import { readDataDir } from '../../src/load/read.js';
+import { scenario } from '../check/fixture.js';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'site-cache-'));
+  made.push(dir);
+  return dir;
+}
+
+describe('snapshotKey', () => {
+  it('is stable for the same bytes and changes with one byte of one file, a stray entry, or the code', () => {
+    const data = scenario(null);
+    const key = snapshotKey(readDataDir(data), 'code-a');
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(snapshotKey(readDataDir(data), 'code-a')).toBe(key);
+    expect(snapshotKey(readDataDir(data), 'code-b')).not.toBe(key);
+
+    const file = join(data, 'products/bulk-curcumin.json');
+    const original = readFileSync(file);
+    const changed = Buffer.from(original);
+    changed[changed.indexOf('"name"') + 9] ^= 1; // one bit of the product's name
+    writeFileSync(file, changed);
+    const changedKey = snapshotKey(readDataDir(data), 'code-a');
+    expect(changedKey).not.toBe(key);
+    writeFileSync(file, original);
+    expect(snapshotKey(readDataDir(data), 'code-a')).toBe(key);
+
+    writeFileSync(join(data, 'notes.txt'), '');
+    expect(snapshotKey(readDataDir(data), 'code-a')).not.toBe(key);
+  });
+
+  it('is undefined when the folder is missing or a file cannot be read', () => {
+    const data = scenario(null);
+    expect(snapshotKey(readDataDir(join(data, 'nope')), 'c')).toBeUndefined();
+    rmSync(join(data, 'site.json'));
+    expect(snapshotKey(readDataDir(data), 'c')).toBeUndefined();
+  });
+
+  it('depends on the data directory as diagnostics name it', () => {
+    const data = scenario(null);
+    expect(snapshotKey(readDataDir(data), 'c')).not.toBe(snapshotKey(readDataDir(relative(process.cwd(), data)), 'c'));
+  });
+});
+
+describe('readEntry and writeEntry', () => {
+  const value = { diagnostics: [{ code: 'x', n: 1, at: new Date(0), none: undefined }], bytes: Buffer.from([1, 2, 3]) };
+
+  it('round-trip a value under its key, and miss under any other', () => {
+    const path = join(tempDir(), 'sub', 'check-a.bin');
+    expect(readEntry(path, 'k1')).toBeUndefined();
+    expect(writeEntry(path, 'k1', value)).toBe(true);
+    expect(readEntry(path, 'k1')).toEqual(value);
+    expect(readEntry(path, 'k2')).toBeUndefined();
+    // Nothing but the entry is left behind (the temp file was renamed into place).
+    expect(readdirSync(dirname(path))).toEqual(['check-a.bin']);
+  });
+
+  it('miss on a damaged entry: a flipped byte, a truncated file, garbage, an empty file', () => {
+    const path = join(tempDir(), 'check-a.bin');
+    writeEntry(path, 'k', value);
+    const good = readFileSync(path);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 2] ^= 0xff;
+    for (const bad of [flipped, good.subarray(0, good.length - 5), Buffer.from('not a cache entry'), Buffer.alloc(0)]) {
+      writeFileSync(path, bad);
+      expect(readEntry(path, 'k')).toBeUndefined();
+    }
+    // and a rewrite repairs it
+    writeEntry(path, 'k', value);
+    expect(readEntry(path, 'k')).toEqual(value);
+  });
+
+  it('report false instead of throwing when the folder cannot be written', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'file'), '');
+    expect(writeEntry(join(dir, 'file', 'check-a.bin'), 'k', value)).toBe(false);
+  });
+
+  it('keep one entry per data directory, and at most 8 of them', () => {
+    const dir = tempDir();
+    const a = readDataDir(scenario(null));
+    const b = readDataDir(scenario(null));
+    expect(entryPath(dir, a)).not.toBe(entryPath(dir, b));
+    expect(entryPath(dir, a)).toBe(entryPath(dir, readDataDir(a.base)));
+    for (let i = 0; i < 20; i++) writeEntry(join(dir, `check-${i}.bin`), 'k', i);
+    expect(readdirSync(dir).length).toBe(8);
+  });
+});
+
+describe('defaultCacheDir', () => {
+  it('is node_modules/.cache/site of the nearest package, and undefined outside any', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    expect(defaultCacheDir(join(root, 'src/load'))).toBe(join(root, 'node_modules/.cache/site'));
+    const outside = tempDir();
+    mkdirSync(join(outside, 'a/b'), { recursive: true });
+    // tmpdir() has no package.json above it on any machine these tests run on.
+    expect(defaultCacheDir(join(outside, 'a/b'))).toBeUndefined();
+  });
+});
+
+/**
+ * The fingerprint hashes the code in CODE_DIRS and the versions of
+ * CODE_PACKAGES; a cached result is only right if nothing else decides it.
+ */
+describe('the code behind a cached result', () => {
+  it('imports nothing at run time outside the fingerprinted folders and packages', () => {
+    const src = resolve(import.meta.dirname, '../../src');
+    const allowedDirs = CODE_DIRS.map((d) => resolve(src, 'load', d));
+    const offenders: string[] = [];
+    for (const dir of ['load', 'check']) {
+      for (const name of readdirSync(join(src, dir)).filter((n) => n.endsWith('.ts'))) {
+        const text = readFileSync(join(src, dir, name), 'utf8');
+        const specifiers = [
+          ...[...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]),
+          ...[...text.matchAll(/import\('([^']+)'\)/g)].map((m) => m[1]),
+          ...[...text.matchAll(/^export\s+(?!type\s)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]),
+          ...[...text.matchAll(/\)\('([^']+)'\)/g)].map((m) => m[1]), // createRequire(…)('pkg')
+        ];
+        for (const s of specifiers) {
+          if (s.startsWith('node:')) continue;
+          if (s.startsWith('.')) {
+            if (!allowedDirs.includes(dirname(resolve(src, dir, s)))) offenders.push(`${dir}/${name} → ${s}`);
+          } else if (!(CODE_PACKAGES as readonly string[]).includes(s)) offenders.push(`${dir}/${name} → ${s}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -33,6 +33,8 @@ export interface AuditOptions {
   threads?: number;
   /** YYYY-MM-DD; default today (UTC). */
   today?: string;
+  /** Called after each phase with its duration, for progress output and benchmarks. */
+  onPhase?: (phase: string, ms: number) => void;
 }
 
 export interface PageRow {
@@ -186,6 +188,12 @@ async function extractAll(tasks: BatchTask[], threads: number, pageCount: number
 }
 
 export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
+  let mark = performance.now();
+  const phase = (name: string): void => {
+    const now = performance.now();
+    opts.onPhase?.(name, now - mark);
+    mark = now;
+  };
   const files = await listFiles(opts.dir);
   const routes = await readRoutes(opts.reportsDir);
   const sitemaps = await readSitemaps(opts.dir, files);
@@ -205,7 +213,9 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     batches.push({ dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, pages: pageTasks.slice(i, i + BATCH) });
   }
   const threads = opts.threads ?? availableParallelism();
+  phase('list files, sitemap, robots');
   const results = await extractAll(batches, threads, pageTasks.length);
+  phase(`extract and check ${pageTasks.length} pages`);
 
   const pages = results.map((r) => r.site);
   const site = checkSite({
@@ -218,8 +228,11 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     robots: robotsFile,
     today: opts.today ?? new Date().toISOString().slice(0, 10),
   });
+  phase('site-wide passes');
   const findings = sortFindings([...results.flatMap((r) => r.findings), ...site.findings]);
-  return buildReport(opts, detected, findings, pages, site);
+  const report = buildReport(opts, detected, findings, pages, site);
+  phase('summary');
+  return report;
 }
 
 const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));

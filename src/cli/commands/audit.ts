@@ -68,7 +68,9 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       }
 
       const { runAudit, assembleReport, sortFindings } = await import('../../audit/index.js');
-      let report = await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings });
+      const phases: string[] = [];
+      const onPhase = (name: string, ms: number) => phases.push(`${name} ${(ms / 1000).toFixed(2)} s`);
+      let report = await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings, onPhase });
       if (flags.lighthouse) {
         const { runLighthouse } = await import('../../audit/lighthouse.js');
         const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr });
@@ -76,9 +78,11 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       }
 
       const { renderHtmlReport } = await import('../../audit/html.js');
+      const writeStart = performance.now();
       await mkdir(flags.reports, { recursive: true });
       await writeFile(join(flags.reports, 'audit.json'), JSON.stringify(report, null, 2) + '\n');
       await writeFile(join(flags.reports, 'audit.html'), renderHtmlReport(report));
+      onPhase('reports', performance.now() - writeStart);
 
       if (flags.json) stdout(JSON.stringify(report, null, 2));
       else {
@@ -86,7 +90,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
         stdout(formatText(report, painter(colorEnabled(process.stdout, flags))));
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
-      stderr(`site audit: ${report.summary.pages} pages in ${seconds} s; reports in ${join(flags.reports, 'audit.json')} and ${join(flags.reports, 'audit.html')}`);
+      stderr(`site audit: ${report.summary.pages} pages in ${seconds} s (${phases.join(', ')}); reports in ${join(flags.reports, 'audit.json')} and ${join(flags.reports, 'audit.html')}`);
 
       const threshold = RANK[flags.failOn];
       const failing = threshold > 0 && report.findings.some((f) => RANK[f.severity] >= threshold);

@@ -3,12 +3,11 @@
  * and checked in a worker pool (one thread per core); the main thread keeps
  * compact facts and runs the site-wide passes.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fg from 'fast-glob';
 import type { Severity } from '../core/diagnostic.js';
 import { RULES, RULES_BY_ID } from './rules.js';
 import type { RouteInfo } from './page-rules.js';
@@ -157,14 +156,22 @@ async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typ
   return null;
 }
 
-async function listFiles(dir: string): Promise<Map<string, number>> {
-  const [html, other] = await Promise.all([
-    fg('**/*.html', { cwd: dir, onlyFiles: true, dot: false }),
-    fg(['**/*', '!**/*.html'], { cwd: dir, onlyFiles: true, dot: false, stats: true }),
-  ]);
+/**
+ * Every file of the dist: HTML pages without a stat (their size is not used),
+ * other files with their size (images are checked against a byte limit).
+ * A synchronous walk: two fast-glob passes over 100,000 folders took tens of seconds.
+ */
+function listFiles(dir: string): Map<string, number> {
   const files = new Map<string, number>();
-  for (const f of html) files.set(f, 0);
-  for (const entry of other) files.set(entry.path, entry.stats?.size ?? 0);
+  const walk = (rel: string): void => {
+    for (const entry of readdirSync(rel ? join(dir, rel) : dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) files.set(path, path.endsWith('.html') ? 0 : statSync(join(dir, path)).size);
+    }
+  };
+  walk('');
   return files;
 }
 
@@ -194,7 +201,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     opts.onPhase?.(name, now - mark);
     mark = now;
   };
-  const files = await listFiles(opts.dir);
+  const files = listFiles(opts.dir);
   const routes = await readRoutes(opts.reportsDir);
   const sitemaps = await readSitemaps(opts.dir, files);
   const detected = await detectOrigin(opts, sitemaps);

@@ -47,7 +47,8 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   if (!cacheDir || !key) return loadAndCheck(snapshot);
 
   const path = entryPath(cacheDir, snapshot);
-  const stored = fromEntry(readEntry(path, key));
+  const parts = readEntry(path, key);
+  const stored = parts && fromEntry(parts);
   if (stored) return stored;
   const result = await loadAndCheck(snapshot);
   writeEntry(path, key, toEntry(result));
@@ -79,16 +80,15 @@ function sizesOf(c: Catalogue): CatalogueSizes {
 }
 
 /**
- * A check result as the cache stores it. The catalogue is serialized on its
- * own and deserialized only when someone reads it: it is most of the entry,
- * and `site check` reports from the diagnostics, routes and sizes alone.
+ * A check result as the cache stores it: the report's part, then the
+ * catalogue on its own, deserialized only when someone reads it — it is most
+ * of the entry, and `site check` reports from the diagnostics, routes and
+ * sizes alone.
  */
-interface Entry {
+interface Head {
   diagnostics: Diagnostic[];
   routes: ResolvedRoute[];
   sizes: CatalogueSizes | null;
-  /** v8-serialized `PackedCatalogue`; null with the catalogue. */
-  catalogue: Uint8Array | null;
 }
 
 /** `sourceOf` is a WeakMap, which does not serialize: each entity's file is stored beside it, in order. */
@@ -102,8 +102,9 @@ interface PackedCatalogue {
 /** The collections whose entities `sourceOf` knows, besides `site` and the route array itself. */
 const SOURCED = ['routes', 'categories', 'products', 'articles', 'news', 'pages'] as const;
 
-function toEntry({ catalogue, diagnostics, routes, sizes }: CheckResult): Entry {
-  if (!catalogue) return { diagnostics, routes, sizes, catalogue: null };
+function toEntry({ catalogue, diagnostics, routes, sizes }: CheckResult): Buffer[] {
+  const head = serialize({ diagnostics, routes, sizes } satisfies Head);
+  if (!catalogue) return [head];
   const { sourceOf, ...rest } = catalogue;
   const packed: PackedCatalogue = {
     catalogue: rest,
@@ -111,20 +112,26 @@ function toEntry({ catalogue, diagnostics, routes, sizes }: CheckResult): Entry 
     routeList: sourceOf.get(catalogue.routes),
     lists: Object.fromEntries(SOURCED.map((k) => [k, (catalogue[k] as object[]).map((e) => sourceOf.get(e))])),
   };
-  return { diagnostics, routes, sizes, catalogue: serialize(packed) };
+  return [head, serialize(packed)];
 }
 
-/** Undoes `toEntry`; undefined for anything that is not an entry (one of an older layout). */
-function fromEntry(value: unknown): CheckResult | undefined {
-  const e = value as Entry | undefined;
-  if (!e || typeof e !== 'object' || !Array.isArray(e.diagnostics) || !Array.isArray(e.routes)) return undefined;
-  if (!e.catalogue || !e.sizes) return { catalogue: null, diagnostics: e.diagnostics, routes: e.routes, sizes: null };
-  const bytes = e.catalogue;
+/** Undoes `toEntry`; undefined for anything else (an entry of an older layout). */
+function fromEntry(parts: readonly Buffer[]): CheckResult | undefined {
+  let head: Head;
+  try {
+    head = deserialize(parts[0]) as Head;
+  } catch {
+    return undefined;
+  }
+  if (!head || typeof head !== 'object' || !Array.isArray(head.diagnostics) || !Array.isArray(head.routes)) return undefined;
+  const { diagnostics, routes, sizes } = head;
+  if (parts.length === 1 && sizes === null) return { catalogue: null, diagnostics, routes, sizes };
+  if (parts.length !== 2 || !sizes) return undefined;
   let catalogue: Catalogue | undefined;
-  const result = { diagnostics: e.diagnostics, routes: e.routes, sizes: e.sizes } as CheckResult;
+  const result = { diagnostics, routes, sizes } as CheckResult;
   Object.defineProperty(result, 'catalogue', {
     enumerable: true,
-    get: () => (catalogue ??= unpackCatalogue(deserialize(bytes) as PackedCatalogue)),
+    get: () => (catalogue ??= unpackCatalogue(deserialize(parts[1]) as PackedCatalogue)),
   });
   return result;
 }

@@ -9,11 +9,10 @@
  * file and renamed into place, so a reader never sees half of one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deserialize, serialize } from 'node:v8';
 import type { DataSnapshot } from './read.js';
 
 /** Bumped whenever the layout of an entry changes. */
@@ -90,40 +89,59 @@ export function defaultCacheDir(cwd: string = process.cwd()): string | undefined
   }
 }
 
-function header(key: string, payloadHash: string): Buffer {
-  return Buffer.from(`${FORMAT}\n${key}\n${payloadHash}\n`);
+/**
+ * An entry is a header of four lines — format, key, sha256 of the parts,
+ * their lengths — then the parts, byte for byte. Parts are stored side by
+ * side (not nested) so that neither writing nor reading copies them, and a
+ * reader can leave a large part undecoded until it is needed.
+ */
+function header(key: string, parts: readonly Uint8Array[]): Buffer {
+  return Buffer.from(`${FORMAT}\n${key}\n${digest(parts)}\n${parts.map((p) => p.length).join(',')}\n`);
 }
 
-/** The value stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
-export function readEntry(path: string, key: string): unknown {
+function digest(parts: readonly Uint8Array[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest('hex');
+}
+
+/** The parts stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
+export function readEntry(path: string, key: string): Buffer[] | undefined {
   let buf: Buffer;
   try {
     buf = readFileSync(path);
   } catch {
     return undefined;
   }
-  const lines = buf.subarray(0, 256).toString('latin1').split('\n', 3);
-  if (lines.length < 3 || lines[0] !== FORMAT || lines[1] !== key) return undefined;
-  const payload = buf.subarray(header(key, lines[2]).length);
-  if (createHash('sha256').update(payload).digest('hex') !== lines[2]) return undefined;
-  try {
-    return deserialize(payload);
-  } catch {
-    return undefined;
-  }
+  const lines = buf.subarray(0, 1024).toString('latin1').split('\n', 4);
+  if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3])) return undefined;
+  let offset = lines.reduce((n, l) => n + l.length + 1, 0);
+  const parts = lines[3].split(',').map((n) => {
+    const part = buf.subarray(offset, offset + Number(n));
+    offset += Number(n);
+    return part;
+  });
+  if (offset !== buf.length || digest(parts) !== lines[2]) return undefined;
+  return parts;
 }
 
 /**
- * Stores `value` under `key`, atomically. Returns false when it could not be
+ * Stores `parts` under `key`, atomically. Returns false when it could not be
  * written (a read-only checkout, a full disk): the cache only ever saves time,
  * so that is not an error.
  */
-export function writeEntry(path: string, key: string, value: unknown): boolean {
+export function writeEntry(path: string, key: string, parts: readonly Uint8Array[]): boolean {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const payload = serialize(value);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, Buffer.concat([header(key, createHash('sha256').update(payload).digest('hex')), payload]));
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const chunk of [header(key, parts), ...parts]) {
+        for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done);
+      }
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch {
     try {

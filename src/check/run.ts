@@ -9,6 +9,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { codeFingerprint, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
 import type { Catalogue } from '../load/catalogue.js';
+import type { Position } from '../load/locate.js';
 import { readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
 
@@ -57,15 +58,46 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
 
 /** The stages themselves, imported only on a miss: zod and the rules are most of a cold run's start-up. */
 async function loadAndCheck(snapshot: DataSnapshot): Promise<CheckResult> {
-  const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }] = await Promise.all([
+  const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }, locate] = await Promise.all([
     import('../load/index.js'),
     import('./index.js'),
+    import('../load/locate.js'),
   ]);
   const { catalogue, diagnostics: loadDiagnostics } = validateData(snapshot);
   if (!catalogue) return { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null };
+  const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate);
   // The load stage's warnings (stray files) belong in the same report.
-  const diagnostics = [...loadDiagnostics, ...checkCatalogue(catalogue)].sort(compareDiagnostics);
+  const diagnostics = [...loadDiagnostics, ...found].sort(compareDiagnostics);
   return { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) };
+}
+
+/**
+ * Line and column from the bytes that were checked, not from the files as
+ * they are on disk by now (an editor may have saved one meanwhile): a cached
+ * result must follow from its key's bytes alone. Files outside the snapshot
+ * are located on disk as usual.
+ */
+function withPositions(diagnostics: readonly Diagnostic[], snapshot: DataSnapshot, locate: typeof import('../load/locate.js')): Diagnostic[] {
+  const bytesOf = new Map(snapshot.files.map((f) => [f.file, f.bytes]));
+  const byFile = new Map<string, number[]>();
+  diagnostics.forEach((d, i) => {
+    const list = byFile.get(d.file);
+    if (list) list.push(i);
+    else byFile.set(d.file, [i]);
+  });
+  const out = [...diagnostics];
+  for (const [file, indices] of byFile) {
+    const pointers = indices.map((i) => diagnostics[i].pointer);
+    const bytes = bytesOf.get(file);
+    let positions: Position[];
+    try {
+      positions = bytes ? locate.createLocator(locate.stripBom(bytes.toString('utf8'))).locateMany(pointers) : locate.locateMany(file, pointers);
+    } catch {
+      positions = pointers.map(() => ({ line: 1, column: 1 })); // as locateMany does for a file that is not JSON
+    }
+    indices.forEach((i, k) => (out[i] = { ...diagnostics[i], ...positions[k] }));
+  }
+  return out;
 }
 
 function sizesOf(c: Catalogue): CatalogueSizes {

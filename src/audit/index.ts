@@ -202,8 +202,10 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     mark = now;
   };
   const files = listFiles(opts.dir);
+  phase(`list ${files.size} files`);
   const routes = await readRoutes(opts.reportsDir);
   const sitemaps = await readSitemaps(opts.dir, files);
+  phase('read sitemaps');
   const detected = await detectOrigin(opts, sitemaps);
   const origin = detected ?? PLACEHOLDER_ORIGIN;
   const robotsFile = files.has('robots.txt') ? { file: 'robots.txt', parsed: parseRobots(await readFile(join(opts.dir, 'robots.txt'), 'utf8')) } : null;
@@ -220,7 +222,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     batches.push({ dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, pages: pageTasks.slice(i, i + BATCH) });
   }
   const threads = opts.threads ?? availableParallelism();
-  phase('list files, sitemap, robots');
+  phase('robots.txt, origin, batches');
   const results = await extractAll(batches, threads, pageTasks.length);
   phase(`extract and check ${pageTasks.length} pages`);
 

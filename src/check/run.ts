@@ -44,7 +44,8 @@ export interface CheckDataDirOptions {
 export async function checkDataDir(dataDir: string, options: CheckDataDirOptions = {}): Promise<CheckResult> {
   const snapshot = readDataDir(dataDir);
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
-  const key = cacheDir ? snapshotKey(snapshot, codeFingerprint()) : undefined;
+  const code = codeFingerprint();
+  const key = cacheDir ? snapshotKey(snapshot, code) : undefined;
   if (!cacheDir || !key) return loadAndCheck(snapshot);
 
   const path = entryPath(cacheDir, snapshot);
@@ -52,7 +53,8 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const stored = parts && fromEntry(parts);
   if (stored) return stored;
   const result = await loadAndCheck(snapshot);
-  writeEntry(path, key, toEntry(result));
+  // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
+  if (codeFingerprint(true) === code) writeEntry(path, key, toEntry(result));
   return result;
 }
 

@@ -29,11 +29,34 @@ export const CODE_PACKAGES = ['zod', 'jsonc-parser'] as const;
 /** Entries kept per cache folder (one per data directory checked); the least recently written go first. */
 const MAX_ENTRIES = 8;
 
-let fingerprint: string | undefined;
+let fingerprint: string | null | undefined;
 
-/** Hash of the code that produces a cached result (this process's, read once). */
-export function codeFingerprint(): string {
-  if (fingerprint) return fingerprint;
+/**
+ * Hash of the code that produces a cached result, read once per process
+ * (node keeps the modules it loaded, so later edits on disk do not change
+ * what runs); undefined when that code cannot be read (then nothing is
+ * cached). `fresh` reads it again: a result is stored only if the code did
+ * not change on disk while it was being computed.
+ */
+export function codeFingerprint(fresh = false): string | undefined {
+  if (fresh) {
+    try {
+      return hashCode();
+    } catch {
+      return undefined;
+    }
+  }
+  if (fingerprint === undefined) {
+    try {
+      fingerprint = hashCode();
+    } catch {
+      fingerprint = null;
+    }
+  }
+  return fingerprint ?? undefined;
+}
+
+function hashCode(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const require = createRequire(import.meta.url);
   const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0`);
@@ -50,7 +73,7 @@ export function codeFingerprint(): string {
       h.update(`${rel}/${name}\0${bytes.length}\0`).update(bytes);
     }
   }
-  return (fingerprint = h.digest('hex'));
+  return h.digest('hex');
 }
 
 /**
@@ -58,8 +81,8 @@ export function codeFingerprint(): string {
  * (the folder is missing or a file could not be read: the bytes that decide
  * the result are then not all in hand).
  */
-export function snapshotKey(snapshot: DataSnapshot, code: string = codeFingerprint()): string | undefined {
-  if (!snapshot.exists || snapshot.files.some((f) => !f.bytes)) return undefined;
+export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = codeFingerprint()): string | undefined {
+  if (code === undefined || !snapshot.exists || snapshot.files.some((f) => !f.bytes)) return undefined;
   // Every field is length-prefixed or NUL-terminated, so two different snapshots never hash the same input.
   const h = createHash('sha256').update(`${code}\0${snapshot.root}\0${snapshot.base}\0${snapshot.strays.length}\0`);
   for (const s of snapshot.strays) h.update(`${s}\0`);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CODE_DIRS, CODE_PACKAGES, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../../src/load/cache.js';
+import { CODE_DIRS, CODE_PACKAGES, codeFingerprint, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../../src/load/cache.js';
 import { readDataDir } from '../../src/load/read.js';
 import { scenario } from '../check/fixture.js';
 
@@ -93,6 +93,15 @@ describe('readEntry and writeEntry', () => {
     expect(entryPath(dir, a)).toBe(entryPath(dir, readDataDir(a.base)));
     for (let i = 0; i < 20; i++) writeEntry(join(dir, `check-${i}.bin`), 'k', [Buffer.from([i])]);
     expect(readdirSync(dir).length).toBe(8);
+  });
+});
+
+describe('codeFingerprint', () => {
+  it('hashes the code once per process, and again on request', () => {
+    const code = codeFingerprint();
+    expect(code).toMatch(/^[0-9a-f]{64}$/);
+    expect(codeFingerprint()).toBe(code);
+    expect(codeFingerprint(true)).toBe(code);
   });
 });
 

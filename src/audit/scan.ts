@@ -66,6 +66,7 @@ const ATTRIBUTE_TAGS = new Set([...RESOURCE_SRC, 'body', 'meta', 'link', 'a', 't
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 
 const ID_ATTRIBUTE = /\sid\s*=/i;
+const WHITESPACE_ONLY = /^\s*$/;
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export function scanPage(html: string, url: string, file: string): PageFacts {
@@ -103,7 +104,8 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = TAG.exec(html))) {
-    if (m.index > last) addText(html.slice(last, m.index));
+    // Whitespace between tags only separates words, which joining with ' ' does anyway; inside links and headings it is kept.
+    if (m.index > last && (anchor || heading || !WHITESPACE_ONLY.test(html.slice(last, m.index)))) addText(html.slice(last, m.index));
     last = TAG.lastIndex;
     const name = m[2]?.toLowerCase();
     if (!name) continue; // comment, doctype, processing instruction

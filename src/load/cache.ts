@@ -26,6 +26,13 @@ const FORMAT = 'site-check-cache/1';
 export const CODE_DIRS = ['../load', '../check', '../core'] as const;
 export const CODE_PACKAGES = ['zod', 'jsonc-parser'] as const;
 
+/**
+ * Catalogues larger than this (six times the shipped one) are not cached:
+ * their entry would cost seconds to write and hundreds of megabytes of disk,
+ * and such sizes are stress tests (bench/synthetic.ts), not catalogues.
+ */
+export const MAX_DATA_BYTES = 64 * 1024 * 1024;
+
 /** Entries kept per cache folder (one per data directory checked); the least recently written go first. */
 const MAX_ENTRIES = 8;
 
@@ -79,10 +86,11 @@ function hashCode(): string {
 /**
  * The key of a snapshot of `data/`, or undefined when it cannot be cached
  * (the folder is missing or a file could not be read: the bytes that decide
- * the result are then not all in hand).
+ * the result are then not all in hand; or it is over `maxBytes`).
  */
-export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = codeFingerprint()): string | undefined {
+export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = codeFingerprint(), maxBytes = MAX_DATA_BYTES): string | undefined {
   if (code === undefined || !snapshot.exists || snapshot.files.some((f) => !f.bytes)) return undefined;
+  if (snapshot.files.reduce((n, f) => n + f.bytes!.length, 0) > maxBytes) return undefined;
   // Every field is length-prefixed or NUL-terminated, so two different snapshots never hash the same input.
   const h = createHash('sha256').update(`${code}\0${snapshot.root}\0${snapshot.base}\0${snapshot.strays.length}\0`);
   for (const s of snapshot.strays) h.update(`${s}\0`);

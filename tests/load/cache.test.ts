@@ -38,6 +38,13 @@ describe('snapshotKey', () => {
     expect(snapshotKey(readDataDir(data), 'code-a')).not.toBe(key);
   });
 
+  it('is undefined for a catalogue over the size limit', () => {
+    const snapshot = readDataDir(scenario(null));
+    const bytes = snapshot.files.reduce((n, f) => n + f.bytes!.length, 0);
+    expect(snapshotKey(snapshot, 'c', bytes)).toBeDefined();
+    expect(snapshotKey(snapshot, 'c', bytes - 1)).toBeUndefined();
+  });
+
   it('is undefined when the folder is missing or a file cannot be read', () => {
     const data = scenario(null);
     expect(snapshotKey(readDataDir(join(data, 'nope')), 'c')).toBeUndefined();

@@ -1,39 +1,23 @@
 /** The knowledge library, newest first, in pages. */
-import { Blocks } from './Blocks.js';
-import { Breadcrumbs } from './Breadcrumbs.js';
 import { ArticleCard } from './Cards.js';
+import { ContentList } from './ContentList.js';
 import { InquireSecond } from './InquireSecond.js';
-import { Pagination } from './Pagination.js';
 import type { ScreenProps } from './props.js';
 
 export function KnowledgeList({ model, route, view, crumbs }: ScreenProps<'knowledge'>) {
   const { page, items, pageNo, list } = view;
   return (
-    <div className="container">
-      <Breadcrumbs crumbs={crumbs} />
-      <header className="page-header">
-        <h1>
-          {page.heading}
-          {pageNo > 1 ? <span className="page-no"> – page {pageNo}</span> : null}
-        </h1>
-        {page.intro ? <p className="lead">{page.intro}</p> : null}
-      </header>
-      {pageNo === 1 && page.body.length > 0 ? (
-        <div className="prose">
-          <Blocks blocks={page.body} />
-        </div>
-      ) : null}
-      {items.length > 0 ? (
-        <ul className="card-grid">
-          {items.map((a) => (
-            <ArticleCard key={a.id} model={model} article={a} level={2} />
-          ))}
-        </ul>
-      ) : (
-        <p className="empty-state">There are no articles on this page yet.</p>
-      )}
-      <Pagination pages={list.pages} current={pageNo} />
+    <ContentList
+      crumbs={crumbs}
+      page={page}
+      pageNo={pageNo}
+      pages={list.pages}
+      emptyText="There are no articles on this page yet."
+      cards={items.map((a) => (
+        <ArticleCard key={a.id} model={model} article={a} level={2} />
+      ))}
+    >
       <InquireSecond action={model.site.inquiryEndpoint} page={route.path} />
-    </div>
+    </ContentList>
   );
 }

@@ -20,7 +20,8 @@ import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { createTempDir, removeInBackground, staleSiblings, swapIn, tempDirFor } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { safeOutputFile, UnsafePathError } from './paths.js';
-import { writeSearchIndex } from './search-index.js';
+import { writeSearchIndexCached } from './search-cache.js';
+import { defaultCacheDir } from '../load/cache.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from './sitemap.js';
 
 export interface BuildOptions {
@@ -221,7 +222,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const searchIndex =
     options.searchIndex === false
       ? Promise.resolve([])
-      : new Promise(setImmediate).then(async () => (await writeSearchIndex(tmp, catalogue, plan.map((p) => p.route))).files.map((f) => f.path));
+      : new Promise(setImmediate).then(async () => (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir())).files.map((f) => f.path));
   const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)] as const);
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));

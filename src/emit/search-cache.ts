@@ -1,0 +1,83 @@
+/**
+ * The search index, cached by content: MiniSearch's indexing is most of the
+ * build's main-thread work (over a second of CPU for the shipped catalogue,
+ * competing with the render workers for the same cores), yet it is a pure
+ * function of the indexed documents and the indexing code. The key hashes
+ * both, so a changed product, route or tokenizer is a miss; the output is the
+ * same bytes either way.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Catalogue } from '../load/catalogue.js';
+import { indexDocuments, searchDocuments, type SearchIndexOutput, type SearchRoute } from './search-index.js';
+
+const FORMAT = 'site-search-cache/1';
+
+let codeKey: string | null | undefined;
+
+/** Hash of the code that shapes the index (this stage, the shared tokenizer, MiniSearch); null when unreadable. */
+function indexingCode(): string | null {
+  if (codeKey !== undefined) return codeKey;
+  try {
+    const here = fileURLToPath(import.meta.url);
+    const ext = path.extname(here); // .js from build/, .ts under vitest
+    const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0`);
+    const { version } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('minisearch/package.json'), 'utf8')) as { version: string };
+    h.update(`minisearch@${version}\0`);
+    for (const file of [path.join(path.dirname(here), `search-index${ext}`), path.join(path.dirname(here), '..', 'client', `search-options${ext}`)]) {
+      const bytes = readFileSync(file);
+      h.update(`${path.basename(file)}\0${bytes.length}\0`).update(bytes);
+    }
+    codeKey = h.digest('hex');
+  } catch {
+    codeKey = null;
+  }
+  return codeKey;
+}
+
+/**
+ * The index files for these routes: from `cacheDir` when the documents and
+ * code are those of the stored entry, else built and stored (one entry, the
+ * latest). `cacheDir` undefined: build, store nothing.
+ */
+export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchRoute[], cacheDir: string | undefined): SearchIndexOutput {
+  const docs = searchDocuments(catalogue, routes);
+  const code = indexingCode();
+  if (cacheDir === undefined || code === null) return indexDocuments(docs);
+  const key = createHash('sha256').update(code).update(JSON.stringify(docs)).digest('hex');
+  const file = path.join(cacheDir, 'search-index.json');
+  try {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { key: string; output: SearchIndexOutput };
+    if (stored.key === key) return stored.output;
+  } catch {
+    // missing or damaged: a miss
+  }
+  const output = indexDocuments(docs);
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    // Written aside and renamed, so a concurrent build never reads half an entry.
+    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ key, output }));
+    renameSync(tmp, file);
+  } catch {
+    // A read-only cache folder only costs the next build the indexing time.
+  }
+  return output;
+}
+
+/** Writes the index under `outDir` (the temporary dist folder), as writeSearchIndex does, through the cache. */
+export async function writeSearchIndexCached(
+  outDir: string,
+  catalogue: Catalogue,
+  routes: readonly SearchRoute[],
+  cacheDir: string | undefined,
+): Promise<SearchIndexOutput> {
+  const out = cachedSearchIndex(catalogue, routes, cacheDir);
+  await mkdir(path.join(outDir, 'search'), { recursive: true });
+  for (const f of out.files) await writeFile(path.join(outDir, ...f.path.split('/')), f.contents);
+  return out;
+}

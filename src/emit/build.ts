@@ -169,8 +169,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     removeInBackground(await staleSiblings(outDir));
     await createTempDir(outDir);
     try {
+      // The workers are idle until the snapshot is written: they create the pages' folders meanwhile.
+      const dirsMade = makeOutputDirs(pool, plan);
+      dirsMade.catch(() => undefined); // awaited in emitAll; a failed snapshot write must not leave it unobserved
       await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
-      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap });
+      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, dirsMade });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
@@ -204,6 +207,22 @@ interface EmitContext {
   /** The check's findings: build-routes.json names the codes about each route. */
   checkDiagnostics: readonly Diagnostic[];
   lap: (phase: string) => void;
+  /** The pages' folders, created by the workers before rendering (see makeOutputDirs). */
+  dirsMade: Promise<unknown>;
+}
+
+/**
+ * Every page's folder, created by the workers in one task per thread. Each
+ * page has a folder of its own, and a mkdir is a syscall as dear as the
+ * write: done here it overlaps the main thread's snapshot instead of the
+ * rendering. Writers still create a missing folder themselves.
+ */
+function makeOutputDirs(pool: RenderPool, plan: readonly PlannedRoute[]): Promise<unknown> {
+  const dirs = [...new Set(plan.map((p) => path.posix.dirname(p.file)).filter((d) => d !== '.'))].sort();
+  const per = Math.ceil(dirs.length / pool.threads);
+  const tasks: Array<Promise<unknown>> = [];
+  for (let i = 0; i < dirs.length; i += per) tasks.push(pool.run({ kind: 'dirs', dirs: dirs.slice(i, i + per) }));
+  return allSettledOrThrow(tasks);
 }
 
 interface Emitted {
@@ -223,7 +242,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     options.searchIndex === false
       ? Promise.resolve([])
       : new Promise(setImmediate).then(async () => (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir())).files.map((f) => f.path));
-  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)] as const);
+  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp), ctx.dirsMade] as const);
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
   // Line and column of each failing route's declaration, so an editor jumps straight to it.

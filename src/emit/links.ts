@@ -70,6 +70,28 @@ export function internalPath(raw: string, pagePath: string, origin: string): str
 }
 
 /**
+ * internalPath of a reference starting with `/`, remembered: such a result
+ * depends on the reference alone, and the same few hundred (navigation,
+ * footer, assets) recur on every page.
+ */
+const absoluteSeen = new Map<string, ReturnType<typeof internalPath>>();
+let absoluteOrigin = '';
+function siteAbsolutePath(ref: string, origin: string): ReturnType<typeof internalPath> {
+  if (origin !== absoluteOrigin) {
+    absoluteSeen.clear();
+    absoluteOrigin = origin;
+  }
+  let r = absoluteSeen.get(ref);
+  if (r === undefined) {
+    r = internalPath(ref, '/', origin);
+    // Bounded: a catalogue of 100,000 pages must not keep every product link here.
+    if (absoluteSeen.size >= 20_000) absoluteSeen.clear();
+    absoluteSeen.set(ref, r);
+  }
+  return r;
+}
+
+/**
  * Every internal reference in one built page, deduplicated: a single pass of
  * a tag scanner over the HTML string. It relies on what React's
  * renderToStaticMarkup guarantees (attribute values quoted with `"` and
@@ -82,7 +104,7 @@ export function extractLinks(html: string, pagePath: string, origin: string): Pa
   const internal = new Set<string>();
   const unsafe = new Set<string>();
   const add = (ref: string) => {
-    const r = internalPath(ref, pagePath, origin);
+    const r = ref.charCodeAt(0) === 47 /* / */ ? siteAbsolutePath(ref, origin) : internalPath(ref, pagePath, origin);
     if (r === null) return;
     if (typeof r === 'string') internal.add(r);
     else unsafe.add(r.unsafe);
@@ -112,7 +134,7 @@ export function extractLinks(html: string, pagePath: string, origin: string): Pa
 }
 
 // Quoted attribute values may hold `>`; everything else ends the tag.
-const TAG = /<(a|area|link|script|img|source|iframe|video|meta)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
+const TAG = /<(a|area|link|script|img|source|iframe|video|meta)(?=[\s/>])((?:[^>"']+|"[^"]*"|'[^']*')*)>/gi;
 const UPPER = /[A-Z]/;
 const ATTRIBUTES_OF: Record<string, string[]> = {};
 for (const [selector, attr] of REFERENCES) {

@@ -7,7 +7,7 @@
  * same bytes either way.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -26,7 +26,10 @@ function indexingCode(): string | null {
     const here = fileURLToPath(import.meta.url);
     const ext = path.extname(here); // .js from build/, .ts under vitest
     const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0`);
-    const { version } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('minisearch/package.json'), 'utf8')) as { version: string };
+    // Its package.json is not among its exports: found from the entry point, up to the package's folder.
+    const entry = createRequire(import.meta.url).resolve('minisearch');
+    const pkgFile = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}minisearch${path.sep}`)), 'minisearch', 'package.json');
+    const { version } = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
     h.update(`minisearch@${version}\0`);
     for (const file of [path.join(path.dirname(here), `search-index${ext}`), path.join(path.dirname(here), '..', 'client', `search-options${ext}`)]) {
       const bytes = readFileSync(file);
@@ -49,7 +52,8 @@ export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchR
   const code = indexingCode();
   if (cacheDir === undefined || code === null) return indexDocuments(docs);
   const key = createHash('sha256').update(code).update(JSON.stringify(docs)).digest('hex');
-  const file = path.join(cacheDir, 'search-index.json');
+  // One file per key: builds of several catalogues (tests, benchmarks, a site's branches) do not evict each other.
+  const file = path.join(cacheDir, `search-${key.slice(0, 24)}.json`);
   try {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as { key: string; output: SearchIndexOutput };
     if (stored.key === key) return stored.output;
@@ -63,10 +67,22 @@ export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchR
     const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(tmp, JSON.stringify({ key, output }));
     renameSync(tmp, file);
+    pruneEntries(cacheDir);
   } catch {
     // A read-only cache folder only costs the next build the indexing time.
   }
   return output;
+}
+
+/** Entries kept: the most recently written go last. */
+const MAX_ENTRIES = 8;
+
+function pruneEntries(cacheDir: string): void {
+  const entries = readdirSync(cacheDir)
+    .filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n))
+    .map((n) => ({ file: path.join(cacheDir, n), mtime: statSync(path.join(cacheDir, n)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const e of entries.slice(MAX_ENTRIES)) unlinkSync(e.file);
 }
 
 /** Writes the index under `outDir` (the temporary dist folder), as writeSearchIndex does, through the cache. */

@@ -40,7 +40,9 @@ export interface RouteJob {
 export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
   | { kind: 'artwork'; from: number; to: number }
-  | { kind: 'not-found' };
+  | { kind: 'not-found' }
+  /** Creates output folders (relative to the output folder) before the pages that go into them are rendered. */
+  | { kind: 'dirs'; dirs: string[] };
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */
 export interface PageFacts {
@@ -85,4 +87,8 @@ export interface NotFoundResult {
   links: TallyEntries;
 }
 
-export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult;
+export interface DirsResult {
+  kind: 'dirs';
+}
+
+export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult | DirsResult;

@@ -16,6 +16,7 @@ import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/l
 import { insideRoot } from '../emit/paths.js';
 import type {
   ArtworkResult,
+  DirsResult,
   NotFoundResult,
   PageFacts,
   RenderFailure,
@@ -38,7 +39,6 @@ export interface RenderApi<Model = unknown> {
 }
 
 const config = workerData as WorkerConfig;
-const madeDirs = new Set<string>();
 
 export function causeOf(err: unknown): string {
   if (err instanceof Error) {
@@ -55,13 +55,21 @@ export function causeOf(err: unknown): string {
  */
 function writeOutput(file: string, content: string): number {
   const target = insideRoot(config.outDir, file);
-  const dir = path.dirname(target);
-  if (!madeDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
+  try {
+    writeFileSync(target, content);
+  } catch (err) {
+    // The build creates every page's folder up front (a 'dirs' task, while the main thread is busy
+    // anyway); a folder not made yet is made here.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
   }
-  writeFileSync(target, content);
   return Buffer.byteLength(content);
+}
+
+function makeDirs(task: Extract<RenderTask, { kind: 'dirs' }>): DirsResult {
+  for (const dir of task.dirs) mkdirSync(insideRoot(config.outDir, dir), { recursive: true });
+  return { kind: 'dirs' };
 }
 
 // The worker imports the render module by URL (tests may substitute one); this keeps the real one in step with RenderApi.
@@ -173,5 +181,7 @@ export default async function run(task: RenderTask): Promise<RenderResult> {
       return renderArtwork(task);
     case 'not-found':
       return renderNotFound();
+    case 'dirs':
+      return makeDirs(task);
   }
 }

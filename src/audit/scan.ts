@@ -12,7 +12,12 @@
  */
 import type { ImageFact, JsonLdFact, PageFacts } from './types.js';
 
-export const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/**
+ * Runs of whitespace that are not already a single space: replacing every
+ * run (/\s+/g) allocated a match per word gap of a whole page's text.
+ */
+const UNCOLLAPSED = /\s{2,}|[^\S ]\s*/g;
+export const collapse = (s: string): string => s.replace(UNCOLLAPSED, ' ').trim();
 
 const NAMED: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
@@ -33,15 +38,63 @@ export function decodeEntities(s: string): string {
 
 const ATTR = /([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
-function parseAttributes(source: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
+/**
+ * The attributes the facts use, on one fixed shape: a plain object keyed by
+ * whatever attribute names a page has (class, aria-*, data-*…) made every
+ * lookup megamorphic and was the scanner's largest cost. Absent attributes
+ * stay undefined; a name without a value is ''.
+ */
+interface Attributes {
+  id: string | undefined;
+  name: string | undefined;
+  href: string | undefined;
+  rel: string | undefined;
+  src: string | undefined;
+  srcset: string | undefined;
+  alt: string | undefined;
+  width: string | undefined;
+  height: string | undefined;
+  content: string | undefined;
+  type: string | undefined;
+  screen: string | undefined;
+}
+
+const noAttributes = (): Attributes => ({
+  id: undefined, name: undefined, href: undefined, rel: undefined, src: undefined, srcset: undefined,
+  alt: undefined, width: undefined, height: undefined, content: undefined, type: undefined, screen: undefined,
+});
+
+/** ASCII lower case without a call into the runtime when there is nothing to change (tag and attribute names mostly). */
+export function lowerAscii(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) return s.toLowerCase();
+  }
+  return s;
+}
+
+function parseAttributes(source: string): Attributes {
+  const attrs = noAttributes();
   ATTR.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ATTR.exec(source))) {
-    const name = m[1].toLowerCase();
-    if (name in attrs) continue; // HTML keeps the first of duplicate attributes
     const raw = m[2] ?? m[3] ?? m[4];
-    attrs[name] = raw === undefined ? '' : decodeEntities(raw);
+    const value = raw === undefined ? '' : raw;
+    // HTML keeps the first of duplicate attributes; values are decoded only for the attributes kept.
+    switch (lowerAscii(m[1])) {
+      case 'id': if (attrs.id === undefined) attrs.id = decodeEntities(value); break;
+      case 'name': if (attrs.name === undefined) attrs.name = decodeEntities(value); break;
+      case 'href': if (attrs.href === undefined) attrs.href = decodeEntities(value); break;
+      case 'rel': if (attrs.rel === undefined) attrs.rel = decodeEntities(value); break;
+      case 'src': if (attrs.src === undefined) attrs.src = decodeEntities(value); break;
+      case 'srcset': if (attrs.srcset === undefined) attrs.srcset = decodeEntities(value); break;
+      case 'alt': if (attrs.alt === undefined) attrs.alt = decodeEntities(value); break;
+      case 'width': if (attrs.width === undefined) attrs.width = decodeEntities(value); break;
+      case 'height': if (attrs.height === undefined) attrs.height = decodeEntities(value); break;
+      case 'content': if (attrs.content === undefined) attrs.content = decodeEntities(value); break;
+      case 'type': if (attrs.type === undefined) attrs.type = decodeEntities(value); break;
+      case 'data-screen': if (attrs.screen === undefined) attrs.screen = decodeEntities(value); break;
+    }
   }
   return attrs;
 }
@@ -55,7 +108,9 @@ function srcsetUrls(srcset: string | undefined): string[] {
 }
 
 /** Tags, comments, doctypes; group 1 = '/', 2 = name, 3 = attributes. */
-const TAG = /<(?:(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|!--[\s\S]*?(?:-->|$)|![^>]*>|\?[^>]*>)/g;
+// The attribute part is the unrolled form of (?:[^>"']|"[^"]*"|'[^']*')*, which matches the same text
+// without one backtracking alternation per character.
+const TAG = /<(?:(\/?)([a-zA-Z][a-zA-Z0-9:-]*)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>|!--[\s\S]*?(?:-->|$)|![^>]*>|\?[^>]*>)/g;
 const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'noembed', 'noframes']);
 const INVISIBLE = new Set(['noscript', 'template']);
 const CHROME = new Set(['nav', 'header', 'footer', 'aside']);
@@ -67,7 +122,9 @@ const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev'
 
 const ID_ATTRIBUTE = /\sid\s*=/i;
 const WHITESPACE_ONLY = /^\s*$/;
-const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_ATTRIBUTES: Readonly<Attributes> = Object.freeze(noAttributes());
+/** Case-insensitive searches for the end tag of each raw-text element (lower-casing the whole page cost more). */
+const RAW_TEXT_END = new Map([...RAW_TEXT].map((name) => [name, new RegExp(`</${name}`, 'gi')]));
 
 export function scanPage(html: string, url: string, file: string): PageFacts {
   const facts: PageFacts = {
@@ -75,7 +132,6 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
     ids: new Set(), links: [], images: [], resources: [], jsonLd: [], visibleText: '', lorem: false, mainText: '',
   };
   const hasMain = /<main[\s>]/i.test(html);
-  let lower: string | null = null; // for case-insensitive end-tag search, made once when first needed
   const visible: string[] = [];
   const main: string[] = [];
   let inHead = false;
@@ -107,7 +163,7 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
     // Whitespace between tags only separates words, which joining with ' ' does anyway; inside links and headings it is kept.
     if (m.index > last && (anchor || heading || !WHITESPACE_ONLY.test(html.slice(last, m.index)))) addText(html.slice(last, m.index));
     last = TAG.lastIndex;
-    const name = m[2]?.toLowerCase();
+    const name = m[2] === undefined ? undefined : lowerAscii(m[2]);
     if (!name) continue; // comment, doctype, processing instruction
     if (m[1]) {
       // End tag
@@ -134,8 +190,9 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
     if (a.id) facts.ids.add(a.id);
 
     if (RAW_TEXT.has(name)) {
-      lower ??= html.toLowerCase();
-      const close = lower.indexOf(`</${name}`, last);
+      const endTag = RAW_TEXT_END.get(name)!;
+      endTag.lastIndex = last;
+      const close = endTag.exec(html)?.index ?? -1;
       const end = close === -1 ? html.length : close;
       const raw = html.slice(last, end);
       const gt = close === -1 ? -1 : html.indexOf('>', close);
@@ -160,7 +217,7 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
       case 'body':
         inBody = true;
         inHead = false;
-        facts.screen = a['data-screen'] ?? null;
+        facts.screen = a.screen ?? null;
         break;
       case 'main': mainDepth++; break;
       case 'svg': {

@@ -1,7 +1,8 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auditConfigSchema, resolveSettings } from '../../src/audit/config.js';
+import { resolveSettings } from '../../src/audit/config.js';
+import { auditConfigSchema } from '../../src/audit/config-schema.js';
 import { runAudit, type AuditReport } from '../../src/audit/index.js';
 
 export const FAULTS = 'tests/fixtures/audit-faults';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/audit/extract.js';
-import { decodeEntities, scanPage } from '../../src/audit/scan.js';
+import { collapse, decodeEntities, scanPage } from '../../src/audit/scan.js';
 import { CLEAN, FAULTS } from './helpers.js';
 
 const comparable = (f: ReturnType<typeof scanPage>) => ({ ...f, ids: [...f.ids].sort(), mainText: f.mainText.replace(/\s+/g, ' ').trim() });
@@ -25,6 +25,7 @@ const TRICKY: Record<string, string> = {
   'no main: chrome excluded': '<body><header><nav><a href="/">Home</a></nav></header><div><h1>T</h1><p>body text</p></div><footer>foot</footer></body>',
   'headings with images and nested inline markup': '<body><main><h2>Two <em>parts</em><img src="/x.png" alt="pic"></h2><h3><a href="/h">Linked</a> heading</h3></main></body>',
   'self-closing and void elements': '<head><link rel="canonical" href="https://e.com/x"/><meta name="robots" content="NOINDEX"/></head><body><main><br/><img src="/v.png"/><a href="/after">After void</a></main></body>',
+  'duplicate attributes, upper-case raw-text end tags, mixed whitespace': '<head><TITLE>T\t\n  x</TITLE><SCRIPT type="application/ld+json">{"@type":"Thing","name":"Dup text"}</SCRIPT></head><body data-screen="a" DATA-SCREEN="b"><main><a href="/first" HREF="/second" id="x" ID="y" title=\'q "x" >\'>Dup\t\n  text\u00a0here </a><h2>\u2003Spaced\r\nheading </h2><p>tab\there</p></main></body>',
   'canonical and title in body': '<head></head><body><title>Late</title><link rel="canonical" href="/late"><main><p>x</p></main></body>',
 };
 
@@ -46,6 +47,12 @@ describe('scanner = reference extractor', () => {
       expect(comparable(scanPage(html, '/x', 'x/index.html'))).toEqual(comparable(extractPage(html, '/x', 'x/index.html')));
     });
   }
+
+  it('collapses whitespace runs exactly like replacing every run with one space', () => {
+    for (const text of [' a\t\tb \n c\u00a0d  ', 'plain words', '', '   ', 'x\u2003y', 'a \u00a0 b', '\n\tlead and trail \r\n']) {
+      expect(collapse(text)).toBe(text.replace(/\s+/g, ' ').trim());
+    }
+  });
 
   it('decodes named and numeric entities, leaving unknown ones', () => {
     expect(decodeEntities('&amp;&lt;&gt;&quot;&#39;&#x41;&nbsp;&bogus;')).toBe('&<>"\'A\u00a0&bogus;');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, auditConfigSchema, loadAuditConfig, resolveSettings } from '../../src/audit/config.js';
+import { ConfigError, loadAuditConfig, resolveSettings } from '../../src/audit/config.js';
+import { auditConfigSchema } from '../../src/audit/config-schema.js';
 import { minhash, nearDuplicatePairs, similarity, words } from '../../src/audit/content.js';
 import { extractPage } from '../../src/audit/extract.js';
 import { escapeHtml, renderHtmlReport } from '../../src/audit/html.js';

@@ -43,15 +43,26 @@ function indexingCode(): string | null {
 }
 
 /**
+ * Hash of everything searchDocuments reads: the routes' path, screen and node
+ * id, and the products, articles and news whole. Cheaper than making the
+ * documents (squashing every text), which only a miss needs.
+ */
+function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRoute[]): string {
+  const h = createHash('sha256').update(code);
+  h.update(JSON.stringify(routes.map((r) => [r.path, r.screen, r.nodeid])));
+  for (const part of [catalogue.products, catalogue.articles, catalogue.news]) h.update('\0').update(JSON.stringify(part));
+  return h.digest('hex');
+}
+
+/**
  * The index files for these routes: from `cacheDir` when the documents and
  * code are those of the stored entry, else built and stored (one entry, the
  * latest). `cacheDir` undefined: build, store nothing.
  */
 export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchRoute[], cacheDir: string | undefined): SearchIndexOutput {
-  const docs = searchDocuments(catalogue, routes);
   const code = indexingCode();
-  if (cacheDir === undefined || code === null) return indexDocuments(docs);
-  const key = createHash('sha256').update(code).update(JSON.stringify(docs)).digest('hex');
+  if (cacheDir === undefined || code === null) return indexDocuments(searchDocuments(catalogue, routes));
+  const key = inputKey(code, catalogue, routes);
   // One file per key: builds of several catalogues (tests, benchmarks, a site's branches) do not evict each other.
   const file = path.join(cacheDir, `search-${key.slice(0, 24)}.json`);
   try {
@@ -60,7 +71,7 @@ export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchR
   } catch {
     // missing or damaged: a miss
   }
-  const output = indexDocuments(docs);
+  const output = indexDocuments(searchDocuments(catalogue, routes));
   try {
     mkdirSync(cacheDir, { recursive: true });
     // Written aside and renamed, so a concurrent build never reads half an entry.

@@ -26,6 +26,9 @@ export function createRenderPool(config: WorkerConfig, threads = defaultConcurre
     atomics: 'disabled',
     idleTimeout: 60_000,
     workerData: config,
+    // Rendering makes many short-lived strings and elements: a larger young generation
+    // means far fewer scavenges (a sixth of a worker's time with the default 16 MB).
+    resourceLimits: { maxYoungGenerationSizeMb: 64 },
     // React picks its development build (10x slower) unless NODE_ENV says production.
     env: { ...process.env, NODE_ENV: 'production' },
   });

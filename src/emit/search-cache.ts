@@ -49,8 +49,12 @@ function indexingCode(): string | null {
  */
 function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRoute[]): string {
   const h = createHash('sha256').update(code);
-  h.update(JSON.stringify(routes.map((r) => [r.path, r.screen, r.nodeid])));
-  for (const part of [catalogue.products, catalogue.articles, catalogue.news]) h.update('\0').update(JSON.stringify(part));
+  // Entity by entity: one string of a 100,000-product catalogue would pass V8's string limit.
+  for (const r of routes) h.update(JSON.stringify([r.path, r.screen, r.nodeid]));
+  for (const part of [catalogue.products, catalogue.articles, catalogue.news]) {
+    h.update(`\0${part.length}\0`);
+    for (const entity of part) h.update(JSON.stringify(entity)).update('\n');
+  }
   return h.digest('hex');
 }
 
@@ -72,6 +76,8 @@ export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchR
     // missing or damaged: a miss
   }
   const output = indexDocuments(searchDocuments(catalogue, routes));
+  // Stress-size catalogues (bench/synthetic.ts) are not cached, as the check cache does not cache them.
+  if (output.files.reduce((n, f) => n + f.contents.length, 0) > MAX_CACHED_CHARS) return output;
   try {
     mkdirSync(cacheDir, { recursive: true });
     // Written aside and renamed, so a concurrent build never reads half an entry.
@@ -87,6 +93,8 @@ export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchR
 
 /** Entries kept: the most recently written go last. */
 const MAX_ENTRIES = 8;
+/** Largest index cached (the shipped catalogue's is under 3 MB). */
+const MAX_CACHED_CHARS = 64 * 1024 * 1024;
 
 function pruneEntries(cacheDir: string): void {
   const entries = readdirSync(cacheDir)

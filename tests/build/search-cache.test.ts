@@ -1,0 +1,71 @@
+/** The build's speed-ups of the search index: same bytes as building it afresh, whatever the cache holds. */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { cachedSearchIndex } from '../../src/emit/search-cache.js';
+import { buildSearchIndex, cappedSquash } from '../../src/emit/search-index.js';
+import type { Catalogue } from '../../src/load/catalogue.js';
+
+/** The definition cappedSquash must equal: squash everything, then cap at a space. */
+function reference(raw: string, max: number): string {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return text.slice(0, cut > max / 2 ? cut : max);
+}
+
+describe('cappedSquash', () => {
+  test('equals squashing the whole text and capping it, at every cut, for texts of every length', () => {
+    // A small deterministic generator: words, runs of mixed whitespace, long unbroken tokens.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pieces = ['word', 'extract', ' ', '  ', '\n\n', '\t', ' \n ', 'x'.repeat(60), 'é', '😀'];
+    for (let i = 0; i < 300; i++) {
+      let raw = rand(3) === 0 ? '   ' : '';
+      const parts = rand(400) * (rand(4) === 0 ? 20 : 1);
+      for (let k = 0; k < parts; k++) raw += pieces[rand(pieces.length)];
+      for (const max of [1, 50, 300, 4000]) expect(cappedSquash(raw, max)).toBe(reference(raw, max));
+    }
+  });
+});
+
+const para = (text: string) => ({ type: 'paragraph' as const, text });
+const catalogueWith = (text: string) =>
+  ({
+    products: [
+      {
+        id: 'p1', slug: 'p1', name: 'Bulk Curcumin', category: 'c', listedIn: [], latinName: 'Curcuma longa', specification: '95%',
+        appearance: 'Yellow powder', certifications: [], package: [], delivery: '', moq: '', freeSample: true, summary: 'Curcumin',
+        description: [para(text)], applications: [], claims: [], images: [], relatedProducts: [], relatedArticles: [], updated: '2024-01-01',
+      },
+    ],
+    articles: [],
+    news: [],
+  }) as unknown as Catalogue;
+const routes = [{ path: '/herb-extract/bulk-curcumin', screen: 'product', nodeid: 'p1' }];
+
+describe('cachedSearchIndex', () => {
+  test('a hit gives the bytes a fresh build gives; changed content is a miss, never a stale index', () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
+    const first = catalogueWith('Turmeric root extract for supplements.');
+    const miss = cachedSearchIndex(first, routes, cacheDir);
+    expect(readdirSync(cacheDir).filter((n) => n.startsWith('search-'))).toHaveLength(1);
+    const hit = cachedSearchIndex(first, routes, cacheDir);
+    expect(hit).toEqual(buildSearchIndex(first, routes));
+    expect(miss).toEqual(hit);
+
+    const changed = catalogueWith('Turmeric root extract for beverages.');
+    const again = cachedSearchIndex(changed, routes, cacheDir);
+    expect(again).toEqual(buildSearchIndex(changed, routes));
+    expect(again.url).not.toBe(hit.url);
+    // A route moved to another path is a change too.
+    const moved = [{ ...routes[0], path: '/herb-extract/curcumin' }];
+    expect(cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
+  });
+
+  test('without a cache folder it builds and stores nothing', () => {
+    const c = catalogueWith('Turmeric.');
+    expect(cachedSearchIndex(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));
+  });
+});

@@ -22,10 +22,13 @@ export type ResolvedLink =
 /** Normalises a decoded path: no trailing slash except for the root. */
 export function cleanPath(pathname: string): string {
   let path = pathname;
-  try {
-    path = decodeURIComponent(pathname);
-  } catch {
-    // A malformed escape stays as written; the target lookup will miss and report it.
+  // Without a '%' there is nothing to decode; most links of a built site have none.
+  if (pathname.includes('%')) {
+    try {
+      path = decodeURIComponent(pathname);
+    } catch {
+      // A malformed escape stays as written; the target lookup will miss and report it.
+    }
   }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path;

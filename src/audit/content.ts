@@ -67,7 +67,8 @@ export function minhash(tokens: readonly string[]): number[] {
   const bins = new Uint32Array(MINHASH_SIZE).fill(EMPTY);
   for (let i = 0; i + SHINGLE <= wordHashes.length; i++) {
     let h = 0;
-    for (let j = 0; j < SHINGLE; j++) h = Math.imul(h ^ wordHashes[i + j], 0x01000193) + j;
+    // `| 0` keeps h a small integer for the JIT; every later use reads it modulo 2^32, so the hash is unchanged.
+    for (let j = 0; j < SHINGLE; j++) h = (Math.imul(h ^ wordHashes[i + j], 0x01000193) + j) | 0;
     h = fmix32(h);
     const bin = h >>> BIN_SHIFT;
     const value = h & VALUE_MASK;

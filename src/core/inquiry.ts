@@ -3,18 +3,9 @@
  * and `site serve` (the authority). zod/mini keeps the browser bundle small.
  */
 import * as z from 'zod/mini';
+import { INQUIRY_TYPES } from './inquiry-types.js';
 
-export const INQUIRY_TYPES = ['quote', 'custom-quote', 'free-sample', 'private-label', 'bulk-wholesale', 'contact'] as const;
-export type InquiryType = (typeof INQUIRY_TYPES)[number];
-
-export const INQUIRY_TYPE_LABELS: Record<InquiryType, string> = {
-  quote: 'Ask for a quote',
-  'custom-quote': 'Custom quote',
-  'free-sample': 'Free sample',
-  'private-label': 'Private labelling',
-  'bulk-wholesale': 'Bulk and wholesale',
-  contact: 'General question',
-};
+export * from './inquiry-types.js';
 
 /** Characters that have no place in a form field (C0/C1 controls except tab and newlines). */
 // eslint-disable-next-line no-control-regex

@@ -2,7 +2,7 @@
  * The main inquiry section (`#inquire`): product pages link their calls to
  * action here, the contact page shows it as its form.
  */
-import type { InquiryType } from '../core/inquiry.js';
+import type { InquiryType } from '../core/inquiry-types.js';
 import { InquiryForm } from './InquiryFields.js';
 
 export interface InquireProps {

@@ -2,7 +2,7 @@
  * The second inquiry piece: a call-to-action band at the end of lists,
  * articles and news, text beside the form (stacked on small screens).
  */
-import type { InquiryType } from '../core/inquiry.js';
+import type { InquiryType } from '../core/inquiry-types.js';
 import { InquiryForm } from './InquiryFields.js';
 
 export function InquireSecond({ action, page, product, type = 'bulk-wholesale' }: { action: string; page: string; product?: string; type?: InquiryType }) {

@@ -4,7 +4,7 @@
  * them: the browser code validates against src/core/inquiry.ts by field name.
  */
 import { type ReactNode, useContext } from 'react';
-import { INQUIRY_TYPES, INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry.js';
+import { INQUIRY_TYPES, INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry-types.js';
 import { SlotContext } from './slots.js';
 
 export interface InquiryFormProps {

@@ -3,7 +3,7 @@
  * action (each preselects its inquiry type), the Inquire form with the
  * product filled in, related products and articles.
  */
-import { INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry.js';
+import { INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry-types.js';
 import { productImage, type OgImage } from '../render/head.js';
 import { relatedArticles, relatedProducts } from '../render/model.js';
 import { safeHref } from '../render/text.js';

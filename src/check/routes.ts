@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
 import { SCREENS, type Page, type RouteRecord, type Screen } from '../load/schema.js';
+import { PAGE_SCREENS } from '../core/screens.js';
 import type { CheckCode } from './codes.js';
 import { canonicalJson, diagnostic, type CheckContext, type Declaration } from './context.js';
 import { outputFileOf, pathProblems } from './paths.js';
@@ -13,17 +14,7 @@ import { outputFileOf, pathProblems } from './paths.js';
 const HEX_ID = /^[0-9a-f]{32}$/;
 const KNOWN_SCREENS = new Set<string>(SCREENS);
 
-/** Screens that show a page of `data/pages/`, and the page kind they show. */
-export const PAGE_SCREENS: Partial<Record<Screen, Page['kind']>> = {
-  home: 'home',
-  about: 'about',
-  contact: 'contact',
-  knowledge: 'knowledge',
-  news: 'news',
-  search: 'search',
-  'search-not-found': 'search-not-found',
-  thanks: 'thanks',
-};
+export { PAGE_SCREENS };
 
 /** Screens whose routes may be paged (`page` set, path `<list>/page-<n>`). */
 export const LIST_SCREENS = new Set<Screen>(['products', 'category', 'knowledge', 'news']);

@@ -4,6 +4,7 @@
  * the screen templates so that neither looks anything up twice.
  */
 import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../load/schema.js';
+import { PAGE_SCREENS } from '../core/screens.js';
 import {
   type ListRoutes,
   type PageKind,
@@ -42,18 +43,6 @@ export type View =
   | { screen: 'article'; article: Article }
   | ({ screen: 'news'; page: Page } & ListView<NewsItem>)
   | { screen: 'news-detail'; item: NewsItem };
-
-/** Screens whose content is a page of data/pages/, by the page kind they need. */
-const PAGE_SCREENS: Record<string, PageKind> = {
-  home: 'home',
-  about: 'about',
-  contact: 'contact',
-  knowledge: 'knowledge',
-  news: 'news',
-  search: 'search',
-  'search-not-found': 'search-not-found',
-  thanks: 'thanks',
-};
 
 /** A route names content that does not exist, or a screen no template shows. */
 export class RouteBindingError extends Error {
@@ -114,7 +103,7 @@ export function resolveView(model: SiteModel, route: RouteRecord): View {
     case 'search':
     case 'search-not-found':
     case 'thanks':
-      return { screen: route.screen, page: pageFor(model, route, PAGE_SCREENS[route.screen]) } as View;
+      return { screen: route.screen, page: pageFor(model, route, PAGE_SCREENS[route.screen as keyof typeof PAGE_SCREENS]!) } as View;
     default:
       // The spec's error catalogue names this message for a screen kind nobody knows.
       throw new RouteBindingError(`route ${route.path}: Unknown middleware ${route.screen}`);

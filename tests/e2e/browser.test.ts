@@ -422,6 +422,7 @@ describe('search', () => {
     for (const q of [word, word.slice(0, 3), `${word} quality`, 'extract', 'powder bulk', word.toUpperCase()]) {
       await input.fill(q);
       await expect.poll(() => page.evaluate(() => new URL(location.href).searchParams.get('q'))).toBe(q);
+      await expect.poll(() => attr(results, 'data-query')).toBe(q);
       times.push(Number(await attr(results, 'data-search-ms')));
     }
     times.sort((a, b) => a - b);

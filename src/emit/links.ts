@@ -101,6 +101,16 @@ function siteAbsolutePath(ref: string, origin: string): ReturnType<typeof intern
  * the reference it is tested against, page by page.
  */
 export function extractLinks(html: string, pagePath: string, origin: string): PageLinks {
+  return resolveReferences([html], pagePath, origin);
+}
+
+/**
+ * extractLinks over a document given in pieces (their concatenation is the
+ * page; no tag spans two pieces). A piece in `shared` (the same string on
+ * many pages: header, footer) is scanned once per thread; only resolving its
+ * references against the page is repeated.
+ */
+export function resolveReferences(pieces: readonly string[], pagePath: string, origin: string, shared?: readonly boolean[]): PageLinks {
   const internal = new Set<string>();
   const unsafe = new Set<string>();
   const add = (ref: string) => {
@@ -109,6 +119,27 @@ export function extractLinks(html: string, pagePath: string, origin: string): Pa
     if (typeof r === 'string') internal.add(r);
     else unsafe.add(r.unsafe);
   };
+  for (let i = 0; i < pieces.length; i++) {
+    if (shared?.[i] === true) {
+      let refs = sharedReferences.get(pieces[i]);
+      if (refs === undefined) {
+        refs = [];
+        scanReferences(pieces[i], (ref) => refs!.push(ref));
+        // Bounded: only the header and footer variants are expected here.
+        if (sharedReferences.size >= 64) sharedReferences.clear();
+        sharedReferences.set(pieces[i], refs);
+      }
+      for (const ref of refs) add(ref);
+    } else scanReferences(pieces[i], add);
+  }
+  return { internal: [...internal], unsafe: [...unsafe] };
+}
+
+/** A shared piece → its raw references, in document order. */
+const sharedReferences = new Map<string, string[]>();
+
+/** Calls `found` with every raw reference (attribute value, srcset URL, reference meta content) in document order. */
+function scanReferences(html: string, found: (ref: string) => void): void {
   TAG.lastIndex = 0;
   for (let tag = TAG.exec(html); tag !== null; tag = TAG.exec(html)) {
     const name = tag[1].toLowerCase();
@@ -119,18 +150,17 @@ export function extractLinks(html: string, pagePath: string, origin: string): Pa
       const key = attribute(source, probe, 'property') ?? attribute(source, probe, 'name');
       if (key === 'og:image' || key === 'og:url' || key === 'twitter:image') {
         const content = attribute(source, probe, 'content');
-        if (content !== undefined) add(content);
+        if (content !== undefined) found(content);
       }
       continue;
     }
     for (const attr of ATTRIBUTES_OF[name]) {
       const value = attribute(source, probe, attr);
       if (value === undefined) continue;
-      if (attr === 'srcset') srcsetUrls(value).forEach(add);
-      else add(value);
+      if (attr === 'srcset') srcsetUrls(value).forEach(found);
+      else found(value);
     }
   }
-  return { internal: [...internal], unsafe: [...unsafe] };
 }
 
 // Quoted attribute values may hold `>`; everything else ends the tag.

@@ -99,26 +99,42 @@ function formHtml(model: SiteModel, props: InquiryFormProps): string {
   return template.split(PAGE_MARK).join(escapeAttribute(props.page)).split(PRODUCT_MARK).join(escapeAttribute(props.product ?? ''));
 }
 
-function fillForms(model: SiteModel, html: string, sink: SlotSink): string {
-  let out = html;
-  sink.forms.forEach((props, i) => {
-    const slot = formSlot(i);
-    const at = out.indexOf(slot);
-    if (at < 0) throw new Error(`form slot ${i} missing from the rendered page`);
-    out = out.slice(0, at) + formHtml(model, props) + out.slice(at + slot.length);
-  });
-  return out;
+/**
+ * A whole document as consecutive pieces, in order: their concatenation is
+ * the page. `shared[i]` marks a piece that is the same string on many pages
+ * (header, footer), so whoever reads every page (the build's link check) can
+ * read such a piece once.
+ */
+export interface DocumentParts {
+  parts: string[];
+  shared: boolean[];
 }
 
-/** The document with the header and footer slots filled in. */
-function documentHtml(model: SiteModel, section: string, page: string): string {
+/**
+ * The React output with its slots filled, in one pass and without copying:
+ * the header slot, then the form slots in order, then the footer slot.
+ */
+function assemble(model: SiteModel, section: string, page: string, forms: readonly InquiryFormProps[]): DocumentParts {
   const header = chrome(model, `header:${section}`, () => renderToStaticMarkup(<Header model={model} section={section} />));
   const footer = chrome(model, 'footer', () => renderToStaticMarkup(<Footer model={model} />));
   // Slices, not String#replace: a `$'` in a category name must not be read as a replacement pattern.
   const h = page.indexOf(SLOT.header);
   const f = page.indexOf(SLOT.footer, h);
   if (h < 0 || f < 0) throw new Error('layout lost its header or footer slot');
-  return DOCTYPE + page.slice(0, h) + header + page.slice(h + SLOT.header.length, f) + footer + page.slice(f + SLOT.footer.length);
+  const parts = [DOCTYPE + page.slice(0, h), header];
+  const shared = [false, true];
+  let cursor = h + SLOT.header.length;
+  forms.forEach((props, i) => {
+    const slot = formSlot(i);
+    const at = page.indexOf(slot, cursor);
+    if (at < 0 || at > f) throw new Error(`form slot ${i} missing from the rendered page`);
+    parts.push(page.slice(cursor, at), formHtml(model, props));
+    shared.push(false, false);
+    cursor = at + slot.length;
+  });
+  parts.push(page.slice(cursor, f), footer, page.slice(f + SLOT.footer.length));
+  shared.push(false, true, false);
+  return { parts, shared };
 }
 
 function Screen(props: { model: SiteModel; route: RouteRecord; view: View; head: HeadData; crumbs: Crumb[] }) {
@@ -166,8 +182,8 @@ const factsOf = (head: HeadData): RouteFacts => ({
  */
 let lastFacts: { model: SiteModel; route: RouteRecord; facts: RouteFacts } | undefined;
 
-/** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */
-export function renderRoute(model: SiteModel, route: RouteRecord): string {
+/** The whole HTML document of a route, in pieces (see DocumentParts). Throws (with the route's path) when the route cannot be bound. */
+export function renderRouteParts(model: SiteModel, route: RouteRecord): DocumentParts {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
@@ -180,7 +196,12 @@ export function renderRoute(model: SiteModel, route: RouteRecord): string {
       </Layout>
     </SlotContext.Provider>,
   );
-  return documentHtml(model, SECTION[view.screen], fillForms(model, page, sink));
+  return assemble(model, SECTION[view.screen], page, sink.forms);
+}
+
+/** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */
+export function renderRoute(model: SiteModel, route: RouteRecord): string {
+  return renderRouteParts(model, route).parts.join('');
 }
 
 /** What the sitemap and the build report need to know about a route, without rendering it. */
@@ -197,7 +218,7 @@ export function render404(model: SiteModel): string {
       <NotFound model={model} />
     </Layout>,
   );
-  return documentHtml(model, '', page);
+  return assemble(model, '', page, []).parts.join('');
 }
 
 /** The minimal 404 written when render404 itself failed. */

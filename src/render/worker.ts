@@ -12,7 +12,7 @@ import type { Catalogue } from '../load/catalogue.js';
 import type { Block, Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
-import { extractLinks, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
+import { extractLinks, resolveReferences, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
 import type {
   ArtworkResult,
@@ -30,6 +30,8 @@ import type {
 export interface RenderApi<Model = unknown> {
   createSiteModel(catalogue: Catalogue, assets: AssetRefs): Model;
   renderRoute(model: Model, route: RouteRecord): string;
+  /** renderRoute in pieces, the shared ones marked (used when present: the link check reads a header once per thread). */
+  renderRouteParts?(model: Model, route: RouteRecord): { parts: string[]; shared: boolean[] };
   routeFacts(model: Model, route: RouteRecord): { canonical: string; indexable: boolean; lastmod: string; metaFallback: string[] };
   render404(model: Model): string;
   renderErrorFallback(): string;
@@ -112,13 +114,13 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
   for (const { index, route, file, content } of task.jobs) {
-    let html: string;
+    let document: { parts: string[]; shared?: boolean[] };
     let facts: ReturnType<RenderApi['routeFacts']>;
     const entity = content === undefined ? undefined : detailEntity.get(route.nodeid);
     const field = route.screen === 'product' ? 'description' : 'body';
     if (entity !== undefined) entity[field] = content;
     try {
-      html = api.renderRoute(model, route);
+      document = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
       facts = api.routeFacts(model, route);
     } catch (err) {
       failures.push({ index, subject: route.path, template: api.TEMPLATE_OF?.[route.screen], cause: causeOf(err) });
@@ -127,11 +129,11 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
       // Dropped again at once: the worker's memory stays that of the lean catalogue however large the site.
       if (entity !== undefined) entity[field] = [];
     }
-    const links = extractLinks(html, route.path, origin);
+    const links = resolveReferences(document.parts, route.path, origin, document.shared);
     tallyPage(tally, links.internal, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      pages.push({ index, bytes: writeOutput(file, html), ...facts, metaFallback: [...facts.metaFallback] });
+      pages.push({ index, bytes: writeOutput(file, document.parts.join('')), ...facts, metaFallback: [...facts.metaFallback] });
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }

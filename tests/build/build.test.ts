@@ -11,7 +11,7 @@ import { load } from 'cheerio/slim';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { checkDataDir } from '../../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../../src/emit/assets.js';
-import { extractLinks } from '../../src/emit/links.js';
+import { extractLinks, resolveReferences } from '../../src/emit/links.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { build, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
 
@@ -128,6 +128,24 @@ describe('a successful build', () => {
       expect(readFileSync(path.join(dist, route.output), 'utf8'), route.path).toBe(renderRoute(model, route));
     }
     expect(readFileSync(path.join(dist, '404.html'), 'utf8')).toBe(render404(model));
+  });
+
+  test('scanning a page in pieces (shared header and footer read once) finds exactly what scanning it whole finds', async () => {
+    const { createSiteModel, renderRouteParts } = await import(pathToFileURL(path.join(ROOT, 'build/src/render/index.js')).href);
+    const checked = await checkDataDir(SMALL);
+    const model = createSiteModel(checked.catalogue!, readAssetRefs(defaultClientDir()));
+    let sharedPieces = 0;
+    // Twice over: the second pass reads the shared pieces from the cache the first one filled.
+    for (const pass of [1, 2]) {
+      for (const route of checked.routes) {
+        const { parts, shared } = renderRouteParts(model, route) as { parts: string[]; shared: boolean[] };
+        expect(parts.length).toBe(shared.length);
+        if (pass === 1) sharedPieces += shared.filter(Boolean).length;
+        const whole = extractLinks(parts.join(''), route.path, ORIGIN);
+        expect(resolveReferences(parts, route.path, ORIGIN, shared), `${route.path} pass ${pass}`).toEqual(whole);
+      }
+    }
+    expect(sharedPieces).toBe(2 * checked.routes.length); // header and footer on every page
   });
 
   test('the link scanner finds exactly what cheerio finds on every built page', () => {

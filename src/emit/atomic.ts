@@ -1,12 +1,17 @@
 /**
  * Atomic output: the build writes into a temporary folder beside the output
- * and swaps it in with two renames only when everything succeeded. The old
- * output is renamed aside and deleted afterwards, in a detached process:
- * deleting first would leave no site during the build, and on these disks a
- * large delete makes file creation slow for minutes.
+ * and swaps it in with two renames only when everything succeeded.
+ *
+ * The output it replaces becomes the spare (`.dist-spare`), and the next
+ * build writes into the spare rather than into a new folder: every page's
+ * folder already exists, files are rewritten in place, and nothing is
+ * deleted in bulk. On these disks creating a folder per page cost as much as
+ * rendering it, and a large delete (of the old output) makes file creation
+ * slow for minutes, right while the next build writes. Other leftovers are
+ * deleted in a detached process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -23,12 +28,99 @@ export function tempDirFor(outDir: string, pid = process.pid): string {
   return path.join(path.dirname(abs), `.${path.basename(abs)}-${pid}-tmp`);
 }
 
+/** `dist` → `.dist-spare`: the output a build replaced, kept for the next build to write into. */
+export function spareDirFor(outDir: string): string {
+  const abs = path.resolve(outDir);
+  return path.join(path.dirname(abs), `.${path.basename(abs)}-spare`);
+}
+
 /** Creates a fresh, empty temporary folder for this process. */
 export async function createTempDir(outDir: string): Promise<string> {
   const tmp = tempDirFor(outDir);
   if (existsSync(tmp)) await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   return tmp;
+}
+
+/** What a recycled temporary folder already holds, relative to it, with forward slashes. */
+export interface Inventory {
+  files: Set<string>;
+  dirs: Set<string>;
+}
+
+/**
+ * The temporary folder for this process, made from the spare when there is
+ * one (see the module comment), else new and empty. The spare's inventory
+ * says what is there; anything but plain folders and singly-linked plain
+ * files is removed first, so that rewriting a file in place can never write
+ * through a symbolic link or into a hard-linked copy kept elsewhere.
+ */
+export async function prepareTempDir(outDir: string): Promise<{ tmp: string; inventory: Inventory }> {
+  const tmp = tempDirFor(outDir);
+  const inventory: Inventory = { files: new Set(), dirs: new Set() };
+  if (!existsSync(tmp)) {
+    try {
+      // Atomic: of two builds started at once, one gets the spare and the other starts afresh.
+      await rename(spareDirFor(outDir), tmp);
+      takeInventory(tmp, '', inventory);
+      return { tmp, inventory };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return { tmp: await createTempDir(outDir), inventory };
+}
+
+/** Synchronous: a walk of the shipped output (1,500 folders) takes about 50 ms this way, and far longer through promises. */
+function takeInventory(root: string, rel: string, into: Inventory): void {
+  for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    const full = path.join(root, child);
+    if (entry.isDirectory()) {
+      into.dirs.add(child);
+      takeInventory(root, child, into);
+    } else if (entry.isFile() && lstatSync(full).nlink === 1) into.files.add(child);
+    else rmSync(full, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes a recycled folder hold exactly what this build wrote: files it did
+ * not write go, and folders that hold none of its files go whole.
+ */
+export function removeUnwritten(tmp: string, inventory: Inventory, written: ReadonlySet<string>): number {
+  const kept = new Set<string>();
+  for (const file of written) {
+    for (let dir = path.posix.dirname(file); dir !== '.' && !kept.has(dir); dir = path.posix.dirname(dir)) kept.add(dir);
+  }
+  let removed = 0;
+  for (const file of inventory.files) {
+    const dir = path.posix.dirname(file);
+    if (written.has(file) || (dir !== '.' && !kept.has(dir))) continue;
+    unlinkSync(path.join(tmp, file));
+    removed++;
+  }
+  // Shallowest first: removing a folder removes what is under it, which is then skipped.
+  for (const dir of [...inventory.dirs].sort()) {
+    if (kept.has(dir) || !existsSync(path.join(tmp, dir))) continue;
+    rmSync(path.join(tmp, dir), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
+/** Keeps a replaced output as the spare for the next build; a second one (a spare is there already) is deleted. */
+export async function keepAsSpare(aside: string, outDir: string): Promise<void> {
+  const spare = spareDirFor(outDir);
+  if (!existsSync(spare)) {
+    try {
+      await rename(aside, spare);
+      return;
+    } catch {
+      // Another build made a spare meanwhile.
+    }
+  }
+  removeInBackground([aside]);
 }
 
 /**

@@ -3,6 +3,7 @@
  * emit (404, artwork, assets, sitemap, robots, search index) → link check →
  * atomic swap into the output folder → reports.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
 import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
-import { createTempDir, removeInBackground, staleSiblings, swapIn, tempDirFor } from './atomic.js';
+import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { safeOutputFile, UnsafePathError } from './paths.js';
 import { writeSearchIndexCached } from './search-cache.js';
@@ -152,6 +153,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/index.js', import.meta.url).href },
     options.concurrency ?? defaultConcurrency(),
   );
+  let preparing: ReturnType<typeof prepareTempDir> | undefined;
   try {
     const checked = await checkDataDir(options.dataDir);
     clock.lap('check');
@@ -165,31 +167,41 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS });
     }
     const catalogue = checked.catalogue;
+    pool.startMainThread(catalogue);
 
     removeInBackground(await staleSiblings(outDir));
-    await createTempDir(outDir);
+    preparing = prepareTempDir(outDir);
+    const { inventory } = await preparing;
+    clock.lap('prepare');
     try {
       // The workers are idle until the snapshot is written: they create the pages' folders meanwhile.
-      const dirsMade = makeOutputDirs(pool, plan);
+      const dirsMade = makeOutputDirs(pool, plan, inventory);
       dirsMade.catch(() => undefined); // awaited in emitAll; a failed snapshot write must not leave it unobserved
-      await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
+      if (pool.workers > 0) await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
       const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, dirsMade });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
-        await rm(tmp, { recursive: true, force: true });
+        // Not deleted: the next build writes into it (see atomic.ts).
+        await keepAsSpare(tmp, outDir);
         return finish({ ok: false, failedAt: built.failedAt ?? 'render', diagnostics: all, checkCounts, pages: 0, files: 0, bytes: 0, links: built.links });
       }
+      removeUnwritten(tmp, inventory, built.written);
       const aside = await swapIn(tmp, outDir);
-      if (aside !== null) removeInBackground([aside]);
+      if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
-      return finish({ ok: true, diagnostics: all, checkCounts, pages: plan.length + 1, files: built.files, bytes: built.bytes, links: built.links });
+      return finish({ ok: true, diagnostics: all, checkCounts, pages: plan.length + 1, files: built.written.size, bytes: built.bytes, links: built.links });
     } catch (err) {
-      // Stop every writer before removing their folder; the original error is the one to report.
+      // Stop every writer before putting their folder away; the original error is the one to report.
       await pool.destroy().catch(() => undefined);
-      await rm(tmp, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+      await keepAsSpare(tmp, outDir).catch(() => undefined);
       throw err;
     }
+  } catch (err) {
+    // Thrown before the folder was in use (the check itself failed): put the spare back.
+    const prepared = preparing === undefined ? null : await preparing.catch(() => null);
+    if (prepared !== null && existsSync(prepared.tmp)) await keepAsSpare(prepared.tmp, outDir).catch(() => undefined);
+    throw err;
   } finally {
     await Promise.all([pool.destroy(), rm(snapshot, { force: true })]);
   }
@@ -217,8 +229,8 @@ interface EmitContext {
  * write: done here it overlaps the main thread's snapshot instead of the
  * rendering. Writers still create a missing folder themselves.
  */
-function makeOutputDirs(pool: RenderPool, plan: readonly PlannedRoute[]): Promise<unknown> {
-  const dirs = [...new Set(plan.map((p) => path.posix.dirname(p.file)).filter((d) => d !== '.'))].sort();
+function makeOutputDirs(pool: RenderPool, plan: readonly PlannedRoute[], existing: Inventory): Promise<unknown> {
+  const dirs = [...new Set(plan.map((p) => path.posix.dirname(p.file)).filter((d) => d !== '.' && !existing.dirs.has(d)))].sort();
   const per = Math.ceil(dirs.length / pool.threads);
   const tasks: Array<Promise<unknown>> = [];
   for (let i = 0; i < dirs.length; i += per) tasks.push(pool.run({ kind: 'dirs', dirs: dirs.slice(i, i + per) }));
@@ -229,7 +241,8 @@ interface Emitted {
   diagnostics: Diagnostic[];
   failedAt?: 'render' | 'links';
   links: LinkSummary;
-  files: number;
+  /** Every file written into the temporary folder, relative to it. */
+  written: Set<string>;
   bytes: number;
 }
 
@@ -257,7 +270,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
       message: `The 404 template failed (${rendered.notFound.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
     });
   }
-  if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, files: 0, bytes: 0 };
+  if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0 };
 
   const facts = rendered.facts;
   const sitemapFiles = await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
@@ -295,7 +308,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   ctx.lap('reports');
   let bytes = rendered.notFound.bytes;
   for (const f of facts) bytes += f.bytes;
-  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, files: files.size, bytes };
+  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, written: files, bytes };
 }
 
 /**

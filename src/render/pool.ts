@@ -1,16 +1,34 @@
 /**
- * The render pool: one worker thread per core (piscina), fed with batches of
- * routes so that work streams through instead of being queued all at once.
+ * The render pool: worker threads (piscina) plus, by default, the main thread
+ * itself, fed with batches of routes so that work streams through instead of
+ * being queued all at once.
+ *
+ * The main thread renders too because on a small machine it would otherwise
+ * mostly wait: with one worker per core beside it, three threads competed for
+ * two cores, and every worker paid its own start-up (Node, React, the
+ * templates, the catalogue snapshot). Now `threads` counts the main thread:
+ * two threads are the main thread and one worker; one thread is the main
+ * thread alone, with no worker and no snapshot at all.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import type { Catalogue } from '../load/catalogue.js';
 import type { RenderResult, RenderTask, WorkerConfig } from './protocol.js';
+import { createRenderer, type Renderer } from './worker.js';
 
 export interface RenderPool {
   run<T extends RenderResult>(task: RenderTask): Promise<T>;
+  /**
+   * Lets the main thread render, from the catalogue it holds (the checked
+   * one). Until then, and whenever it is busy, tasks go to the workers.
+   */
+  startMainThread(catalogue: Catalogue): void;
   destroy(): Promise<void>;
+  /** Render threads, the main thread included. */
   readonly threads: number;
+  /** Worker threads: 0 when the main thread renders alone (then no snapshot is needed). */
+  readonly workers: number;
 }
 
 export function defaultConcurrency(): number {
@@ -18,26 +36,57 @@ export function defaultConcurrency(): number {
 }
 
 export function createRenderPool(config: WorkerConfig, threads = defaultConcurrency()): RenderPool {
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL('./worker.js', import.meta.url)),
-    minThreads: threads,
-    maxThreads: threads,
-    // Workers write files between awaits; synchronous Atomics waiting would starve their I/O.
-    atomics: 'disabled',
-    idleTimeout: 60_000,
-    workerData: config,
-    // Rendering makes many short-lived strings and elements: a larger young generation
-    // means far fewer scavenges (a sixth of a worker's time with the default 16 MB).
-    resourceLimits: { maxYoungGenerationSizeMb: 64 },
-    // React picks its development build (10x slower) unless NODE_ENV says production.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const workers = Math.max(0, threads - 1);
+  const pool =
+    workers === 0
+      ? null
+      : new Piscina({
+          filename: fileURLToPath(new URL('./worker.js', import.meta.url)),
+          minThreads: workers,
+          maxThreads: workers,
+          // Workers write files between awaits; synchronous Atomics waiting would starve their I/O.
+          atomics: 'disabled',
+          idleTimeout: 60_000,
+          workerData: config,
+          // Rendering makes many short-lived strings and elements: a larger young generation
+          // means far fewer scavenges (a sixth of a worker's time with the default 16 MB).
+          resourceLimits: { maxYoungGenerationSizeMb: 64 },
+          // React picks its development build (10x slower) unless NODE_ENV says production.
+          env: { ...process.env, NODE_ENV: 'production' },
+        });
+  let local: Renderer | undefined;
+  let localBusy = false;
+  /** Tasks waiting for the main thread when there is no worker to take them. */
+  const waiting: Array<() => void> = [];
+  const runLocal = async (task: RenderTask): Promise<RenderResult> => {
+    localBusy = true;
+    try {
+      return await local!(task);
+    } finally {
+      localBusy = false;
+      waiting.shift()?.();
+    }
+  };
   let destroyed: Promise<void> | undefined;
   return {
-    threads,
-    run: <T extends RenderResult>(task: RenderTask) => pool.run(task) as Promise<T>,
+    threads: workers + 1,
+    workers,
+    startMainThread(catalogue) {
+      // React picks its development build (10x slower) unless NODE_ENV says production when it is first
+      // loaded; the workers get the same setting.
+      process.env.NODE_ENV = 'production';
+      local = createRenderer(config, catalogue);
+      waiting.shift()?.();
+    },
+    run: async <T extends RenderResult>(task: RenderTask): Promise<T> => {
+      if (local !== undefined && !localBusy) return (await runLocal(task)) as T;
+      if (pool !== null) return (await pool.run(task)) as T;
+      // Main thread only: one task at a time, in the order asked.
+      await new Promise<void>((resume) => waiting.push(resume));
+      return (await runLocal(task)) as T;
+    },
     // Idempotent: a failed build stops the workers before cleaning up, and the finally block does it again.
-    destroy: () => (destroyed ??= pool.destroy()),
+    destroy: () => (destroyed ??= pool === null ? Promise.resolve() : pool.destroy()),
   };
 }
 

@@ -1,13 +1,15 @@
 /**
  * A render worker: reads the catalogue snapshot and builds the site model once, then
  * renders batches of routes, writes each page itself and sends back only
- * compact facts and link tallies.
+ * compact facts and link tallies. The build's main thread runs the same
+ * renderer in-process (createRenderer with the catalogue it already holds) as
+ * one more render thread.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deserialize } from 'node:v8';
-import { workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import type { Catalogue } from '../load/catalogue.js';
 import type { Block, Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
@@ -40,8 +42,6 @@ export interface RenderApi<Model = unknown> {
   TEMPLATE_OF?: Record<string, string>;
 }
 
-const config = workerData as WorkerConfig;
-
 export function causeOf(err: unknown): string {
   if (err instanceof Error) {
     const frame = err.stack?.split('\n').find((l) => l.trimStart().startsWith('at '));
@@ -55,22 +55,44 @@ export function causeOf(err: unknown): string {
  * meanwhile, and fs/promises cost more CPU per file (file handles, the thread
  * pool) than rendering a small page: measured 2.1 s of 12 s for 1,468 pages.
  */
-function writeOutput(file: string, content: string): number {
-  const target = insideRoot(config.outDir, file);
+function writeOutput(outDir: string, file: string, content: string): number {
+  const target = insideRoot(outDir, file);
+  const bytes = Buffer.from(content);
+  if (unchanged(target, bytes)) return bytes.length;
   try {
-    writeFileSync(target, content);
+    writeFileSync(target, bytes);
   } catch (err) {
     // The build creates every page's folder up front (a 'dirs' task, while the main thread is busy
     // anyway); a folder not made yet is made here.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, content);
+    writeFileSync(target, bytes);
   }
-  return Buffer.byteLength(content);
+  return bytes.length;
 }
 
-function makeDirs(task: Extract<RenderTask, { kind: 'dirs' }>): DirsResult {
-  for (const dir of task.dirs) mkdirSync(insideRoot(config.outDir, dir), { recursive: true });
+/**
+ * In an output folder made from the spare (see src/emit/atomic.ts): true when
+ * the file there already holds these bytes, so it is left alone. A file that
+ * differs is unlinked, so that the write creates a new one: on ext4, truncating
+ * and rewriting a file makes the kernel flush it at close (its auto_da_alloc
+ * guard against empty files after a crash), which made rewriting the shipped
+ * site's pages in place ten times slower than writing new ones.
+ */
+function unchanged(target: string, bytes: Buffer): boolean {
+  let old: Buffer;
+  try {
+    old = readFileSync(target);
+  } catch {
+    return false; // not there (a new folder, a new page), or not a file: written as usual
+  }
+  if (old.equals(bytes)) return true;
+  unlinkSync(target);
+  return false;
+}
+
+function makeDirs(outDir: string, task: Extract<RenderTask, { kind: 'dirs' }>): DirsResult {
+  for (const dir of task.dirs) mkdirSync(insideRoot(outDir, dir), { recursive: true });
   return { kind: 'dirs' };
 }
 
@@ -86,34 +108,67 @@ interface Session {
   detailEntity: Map<string, { body?: Block[]; description?: Block[] }>;
 }
 
-// The render code is imported as soon as the worker starts, in parallel with the main thread's check.
-const apiReady = (import(config.renderModule) as Promise<RenderApi>).catch((err: unknown) => {
-  throw new Error(`the render workers cannot load the templates (${config.renderModule}): ${causeOf(err)}`);
-});
-// Marks a failed import handled here; the first task awaits it and reports the failure.
-apiReady.catch(() => undefined);
-let session: Promise<Session> | undefined;
+/** Pages the main thread renders between two turns of its event loop (a few milliseconds). */
+const MAIN_THREAD_SLICE = 8;
 
-/** The catalogue snapshot and the site model, made once per worker on its first task. */
-function ready(): Promise<Session> {
-  session ??= (async () => {
-    const api = await apiReady;
-    const catalogue = { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
-    const detailEntity = new Map<string, { body?: Block[]; description?: Block[] }>();
-    for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) if (!detailEntity.has(e.id)) detailEntity.set(e.id, e);
-    return { api, catalogue, detailEntity, model: api.createSiteModel(catalogue, config.assets) };
-  })();
-  return session;
+/** Runs one task; what a worker thread exports to the pool, and what the main thread calls in-process. */
+export type Renderer = (task: RenderTask) => Promise<RenderResult>;
+
+/**
+ * A renderer for `config`. In a worker the catalogue is the snapshot file
+ * (bodies come with the jobs); in-process it is the main thread's own
+ * catalogue, bodies included, which is only read, never changed.
+ */
+export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Renderer {
+  // The render code is imported at once: in a worker, in parallel with the main thread's check.
+  const apiReady = (import(config.renderModule) as Promise<RenderApi>).catch((err: unknown) => {
+    throw new Error(`the render ${inProcess ? 'code' : 'workers'} cannot load the templates (${config.renderModule}): ${causeOf(err)}`);
+  });
+  // Marks a failed import handled here; the first task awaits it and reports the failure.
+  apiReady.catch(() => undefined);
+  let session: Promise<Session> | undefined;
+  /** The catalogue and the site model, made once on the first task. */
+  const ready = (): Promise<Session> =>
+    (session ??= (async () => {
+      const api = await apiReady;
+      const detailEntity = new Map<string, { body?: Block[]; description?: Block[] }>();
+      if (inProcess !== undefined) return { api, catalogue: inProcess, detailEntity, model: api.createSiteModel(inProcess, config.assets) };
+      const catalogue = { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
+      for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) if (!detailEntity.has(e.id)) detailEntity.set(e.id, e);
+      return { api, catalogue, detailEntity, model: api.createSiteModel(catalogue, config.assets) };
+    })());
+  return async (task) => {
+    switch (task.kind) {
+      case 'routes':
+        return renderRoutes(config.outDir, await ready(), task, inProcess === undefined ? undefined : MAIN_THREAD_SLICE);
+      case 'artwork':
+        return renderArtwork(config.outDir, await ready(), task);
+      case 'not-found':
+        return renderNotFound(config.outDir, await ready());
+      case 'dirs':
+        return makeDirs(config.outDir, task);
+    }
+  };
 }
 
-async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Promise<RoutesResult> {
-  const { api, model, catalogue, detailEntity } = await ready();
+async function renderRoutes(
+  outDir: string,
+  { api, model, catalogue, detailEntity }: Session,
+  task: Extract<RenderTask, { kind: 'routes' }>,
+  yieldEvery?: number,
+): Promise<RoutesResult> {
   const origin = catalogue.site.origin;
   const pages: PageFacts[] = [];
   const failures: RenderFailure[] = [];
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
+  let sinceYield = 0;
   for (const { index, route, file, content } of task.jobs) {
+    // On the main thread, let the event loop hand the workers their next batches every few pages.
+    if (yieldEvery !== undefined && ++sinceYield > yieldEvery) {
+      sinceYield = 0;
+      await new Promise(setImmediate);
+    }
     let document: { parts: string[]; shared?: boolean[] };
     let facts: ReturnType<RenderApi['routeFacts']>;
     const entity = content === undefined ? undefined : detailEntity.get(route.nodeid);
@@ -133,7 +188,7 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
     tallyPage(tally, links.internal, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      pages.push({ index, bytes: writeOutput(file, document.parts.join('')), ...facts, metaFallback: [...facts.metaFallback] });
+      pages.push({ index, bytes: writeOutput(outDir, file, document.parts.join('')), ...facts, metaFallback: [...facts.metaFallback] });
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }
@@ -141,15 +196,14 @@ async function renderRoutes(task: Extract<RenderTask, { kind: 'routes' }>): Prom
   return { kind: 'routes', pages, failures, links: tallyEntries(tally), unsafe };
 }
 
-async function renderArtwork(task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {
-  const { api, model, catalogue } = await ready();
+async function renderArtwork(outDir: string, { api, model, catalogue }: Session, task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {
   const files: string[] = [];
   const failures: RenderFailure[] = [];
   for (const product of catalogue.products.slice(task.from, task.to)) {
     try {
       const { url, svg } = api.productArtwork(model, product);
       const file = url.replace(/^\/+/, '');
-      writeOutput(file, svg);
+      writeOutput(outDir, file, svg);
       files.push(file);
     } catch (err) {
       failures.push({ index: -1, subject: `artwork of product ${product.slug}`, cause: causeOf(err) });
@@ -158,8 +212,7 @@ async function renderArtwork(task: Extract<RenderTask, { kind: 'artwork' }>): Pr
   return { kind: 'artwork', files: files.sort(), failures };
 }
 
-async function renderNotFound(): Promise<NotFoundResult> {
-  const { api, model, catalogue } = await ready();
+async function renderNotFound(outDir: string, { api, model, catalogue }: Session): Promise<NotFoundResult> {
   let html: string;
   let failure: RenderFailure | null = null;
   try {
@@ -171,19 +224,14 @@ async function renderNotFound(): Promise<NotFoundResult> {
   }
   const tally: LinkTally = new Map();
   tallyPage(tally, extractLinks(html, '/404.html', catalogue.site.origin).internal, -1);
-  const bytes = writeOutput('404.html', html);
+  const bytes = writeOutput(outDir, '404.html', html);
   return { kind: 'not-found', bytes, failure, links: tallyEntries(tally) };
 }
 
-export default async function run(task: RenderTask): Promise<RenderResult> {
-  switch (task.kind) {
-    case 'routes':
-      return renderRoutes(task);
-    case 'artwork':
-      return renderArtwork(task);
-    case 'not-found':
-      return renderNotFound();
-    case 'dirs':
-      return makeDirs(task);
-  }
+// In a worker thread: the pool's task function.
+const renderer = isMainThread ? undefined : createRenderer(workerData as WorkerConfig);
+
+export default function run(task: RenderTask): Promise<RenderResult> {
+  if (renderer === undefined) throw new Error('the render worker module runs in a worker thread; use createRenderer in-process');
+  return renderer(task);
 }

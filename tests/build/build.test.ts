@@ -4,7 +4,7 @@
  * lists, 3 articles incl. one with script-like text, 1 news item, every page
  * kind) built by the real CLI into fresh folders.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { load } from 'cheerio/slim';
@@ -54,7 +54,8 @@ function variant(file: string, edit: (json: any) => void): string {
   return dir;
 }
 
-const noTempLeft = (work: string) => readdirSync(work).filter((n) => n.startsWith('.dist-'));
+/** Temporary folders left beside dist/ (the spare, the previous output kept for the next build, is expected). */
+const noTempLeft = (work: string) => readdirSync(work).filter((n) => n.startsWith('.dist-') && n !== '.dist-spare');
 
 let work: string;
 let dist: string;
@@ -130,7 +131,7 @@ describe('a successful build', () => {
     expect(readFileSync(path.join(dist, '404.html'), 'utf8')).toBe(render404(model));
   });
 
-  test('scanning a page in pieces (shared header and footer read once) finds exactly what scanning it whole finds', async () => {
+  test('the React-output scanner over a page in pieces (shared header and footer read once) finds exactly what the general scanner finds on it whole', async () => {
     const { createSiteModel, renderRouteParts } = await import(pathToFileURL(path.join(ROOT, 'build/src/render/index.js')).href);
     const checked = await checkDataDir(SMALL);
     const model = createSiteModel(checked.catalogue!, readAssetRefs(defaultClientDir()));
@@ -142,7 +143,10 @@ describe('a successful build', () => {
         expect(parts.length).toBe(shared.length);
         if (pass === 1) sharedPieces += shared.filter(Boolean).length;
         const whole = extractLinks(parts.join(''), route.path, ORIGIN);
-        expect(resolveReferences(parts, route.path, ORIGIN, shared), `${route.path} pass ${pass}`).toEqual(whole);
+        const pieces = resolveReferences(parts, route.path, ORIGIN, shared);
+        expect(pieces.internal.sort(), `${route.path} pass ${pass}`).toEqual(whole.internal.sort());
+        expect(pieces.unsafe.sort(), `${route.path} pass ${pass}`).toEqual(whole.unsafe.sort());
+        expect(whole.internal.length).toBeGreaterThan(10);
       }
     }
     expect(sharedPieces).toBe(2 * checked.routes.length); // header and footer on every page
@@ -297,6 +301,20 @@ describe('determinism and the command line', () => {
     const summary = JSON.parse(run.stdout);
     expect(summary).toMatchObject({ ok: true, pages: 26, errors: 0, warnings: 2, links: { pages: 26, broken: 0 } });
     expect(summary.peakRssBytes).toBeGreaterThan(0);
+    expect(noTempLeft(work)).toEqual([]);
+  });
+
+  test('a rebuild writes into the previous output (the spare): the same files as a fresh build, leftovers gone', async () => {
+    const expected = snapshot(dist);
+    const spare = path.join(work, '.dist-spare');
+    expect(existsSync(spare)).toBe(true); // the output the rebuild above replaced
+    mkdirSync(path.join(spare, 'removed-route'), { recursive: true });
+    writeFileSync(path.join(spare, 'removed-route/index.html'), 'a page whose route is gone');
+    writeFileSync(path.join(spare, 'assets/main-0ld.js'), 'an asset of an older bundle');
+    writeFileSync(path.join(spare, 'index.html'), 'an outdated home page');
+    const run = await build(work);
+    expect(run.code).toBe(0);
+    expect(snapshot(dist)).toEqual(expected);
     expect(noTempLeft(work)).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
-import { createTempDir, staleSiblings, swapIn, tempDirFor } from '../../src/emit/atomic.js';
+import { createTempDir, keepAsSpare, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, tempDirFor } from '../../src/emit/atomic.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { candidateFiles, decodeEntities, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
@@ -159,6 +159,62 @@ describe('atomic output', () => {
     mkdirSync(path.join(parent, 'dist.old-1-2'));
     mkdirSync(path.join(parent, 'distant'));
     expect(await staleSiblings(out)).toEqual([path.join(parent, '.dist-999999999-tmp'), path.join(parent, 'dist.old-1-2')]);
+  });
+});
+
+describe('the spare output', () => {
+  const tree = (root: string): string[] =>
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .map((e) => `${path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/')}${e.isDirectory() ? '/' : ''}`)
+      .sort();
+
+  test('a replaced output becomes the spare, and the next temporary folder is made from it', async () => {
+    const parent = scratch();
+    const out = path.join(parent, 'dist');
+    mkdirSync(path.join(out, 'a'), { recursive: true });
+    writeFileSync(path.join(out, 'a/index.html'), 'first');
+    const first = await prepareTempDir(out);
+    expect(first.inventory.files.size).toBe(0); // no spare yet: a new folder
+    writeFileSync(path.join(first.tmp, 'index.html'), 'second');
+    const aside = await swapIn(first.tmp, out);
+    await keepAsSpare(aside!, out);
+    expect(existsSync(aside!)).toBe(false);
+    expect(readFileSync(path.join(spareDirFor(out), 'a/index.html'), 'utf8')).toBe('first');
+    const next = await prepareTempDir(out);
+    expect(next.tmp).toBe(tempDirFor(out));
+    expect(existsSync(spareDirFor(out))).toBe(false);
+    expect([...next.inventory.files]).toEqual(['a/index.html']);
+    expect([...next.inventory.dirs]).toEqual(['a']);
+  });
+
+  test('links in the spare are removed before anything is rewritten in place; files not written again go', async () => {
+    const parent = scratch();
+    const out = path.join(parent, 'dist');
+    const spare = spareDirFor(out);
+    const outside = path.join(parent, 'outside.txt');
+    writeFileSync(outside, 'must stay');
+    mkdirSync(path.join(spare, 'kept/deeper'), { recursive: true });
+    mkdirSync(path.join(spare, 'gone/deeper'), { recursive: true });
+    writeFileSync(path.join(spare, 'kept/index.html'), 'old');
+    writeFileSync(path.join(spare, 'kept/stale.html'), 'old');
+    writeFileSync(path.join(spare, 'kept/deeper/stale.html'), 'old');
+    writeFileSync(path.join(spare, 'gone/deeper/index.html'), 'old');
+    writeFileSync(path.join(spare, 'robots.txt'), 'old');
+    writeFileSync(path.join(spare, 'stale.txt'), 'old');
+    symlinkSync(outside, path.join(spare, 'kept/link.html'));
+    linkSync(outside, path.join(spare, 'hard.html')); // a hard-linked copy kept elsewhere
+    const { tmp, inventory } = await prepareTempDir(out);
+    expect([...inventory.files].sort()).toEqual(['gone/deeper/index.html', 'kept/deeper/stale.html', 'kept/index.html', 'kept/stale.html', 'robots.txt', 'stale.txt']);
+    expect(existsSync(path.join(tmp, 'kept/link.html'))).toBe(false);
+    expect(existsSync(path.join(tmp, 'hard.html'))).toBe(false);
+    // The build rewrites what it writes, a hard.html among them: a new file, not the linked one.
+    const written = new Set(['kept/index.html', 'robots.txt', 'hard.html', 'new/index.html']);
+    mkdirSync(path.join(tmp, 'new'));
+    for (const f of written) writeFileSync(path.join(tmp, f), 'new');
+    removeUnwritten(tmp, inventory, written);
+    expect(tree(tmp)).toEqual(['hard.html', 'kept/', 'kept/index.html', 'new/', 'new/index.html', 'robots.txt']);
+    expect(readFileSync(outside, 'utf8')).toBe('must stay');
+    expect(lstatSync(outside).nlink).toBe(1);
   });
 });
 

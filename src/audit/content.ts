@@ -3,7 +3,7 @@
  * signature of word 5-shingles, bucketed by LSH so near duplicates are found
  * without comparing every pair of pages.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const MINHASH_SIZE = 64;
 const BANDS = 8;
@@ -15,28 +15,33 @@ const SHINGLE = 5;
  * blocks. A plain (non-/u) class: the Unicode-property version was a visible
  * share of the audit's profile.
  */
-const SEPARATORS = /[\s!-\/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f\u3000-\u303f]+/;
+const SEPARATOR_RUNS = /[\s!-\/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f\u3000-\u303f]+/g;
+
+/**
+ * The text's words, lower-cased, joined by single spaces: the form the
+ * content hash is taken of and the shingles are cut from. (Every whitespace
+ * character is a separator, so trim() removes only replaced separators.)
+ */
+export function normalWords(text: string): string {
+  return text.toLowerCase().replace(SEPARATOR_RUNS, ' ').trim();
+}
 
 export function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(SEPARATORS)
-    .filter((w) => w.length > 0);
+  const normal = normalWords(text);
+  return normal === '' ? [] : normal.split(' ');
 }
 
-/** sha1 of the main content's words, so markup and spacing differences do not matter. */
-export function contentHash(tokens: readonly string[]): string {
-  const normal = tokens.join(' ');
-  return normal ? createHash('sha1').update(normal).digest('hex') : '';
+/** The number of words in normalWords() output. */
+export function wordCount(normal: string): number {
+  if (normal === '') return 0;
+  let count = 1;
+  for (let i = normal.indexOf(' '); i !== -1; i = normal.indexOf(' ', i + 1)) count++;
+  return count;
 }
 
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+/** sha1 of the main content's words, so markup and spacing differences do not matter; '' without words. */
+export function contentHash(normal: string): string {
+  return normal ? hash('sha1', normal) : '';
 }
 
 /** Murmur3's finaliser: a cheap, well-mixed permutation of 32-bit values. */
@@ -54,18 +59,39 @@ const EMPTY = 0xffffffff;
 const BIN_SHIFT = 32 - Math.log2(MINHASH_SIZE);
 const VALUE_MASK = (1 << BIN_SHIFT) - 1;
 
+/** Word hashes of the last signature: grown as needed, reused so each page does not allocate one. */
+let wordHashes = new Uint32Array(4096);
+
 /**
- * MinHash signature of the word 5-shingles by one-permutation hashing with
- * densification (Li, Owen & Zhang 2012; Shrivastava & Li 2014): each
- * shingle is hashed once and kept as the minimum of its bin, instead of 64
- * hashes per shingle. Empty bins borrow the next non-empty bin's value.
- * Empty when the text has fewer words than one shingle.
+ * MinHash signature of the word 5-shingles of normalWords() output, by
+ * one-permutation hashing with densification (Li, Owen & Zhang 2012;
+ * Shrivastava & Li 2014): each shingle is hashed once and kept as the
+ * minimum of its bin, instead of 64 hashes per shingle. Empty bins borrow
+ * the next non-empty bin's value. Words are FNV-1a hashed straight from the
+ * string, without splitting it. Empty when the text has fewer words than one
+ * shingle.
  */
-export function minhash(tokens: readonly string[]): number[] {
-  if (tokens.length < SHINGLE) return [];
-  const wordHashes = tokens.map(fnv1a);
+export function signature(normal: string): number[] {
+  if (normal === '') return [];
+  let count = 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i <= normal.length; i++) {
+    const c = i === normal.length ? 32 : normal.charCodeAt(i);
+    if (c !== 32) {
+      h = Math.imul(h ^ c, 0x01000193);
+      continue;
+    }
+    if (count === wordHashes.length) {
+      const grown = new Uint32Array(count * 2);
+      grown.set(wordHashes);
+      wordHashes = grown;
+    }
+    wordHashes[count++] = h;
+    h = 0x811c9dc5;
+  }
+  if (count < SHINGLE) return [];
   const bins = new Uint32Array(MINHASH_SIZE).fill(EMPTY);
-  for (let i = 0; i + SHINGLE <= wordHashes.length; i++) {
+  for (let i = 0; i + SHINGLE <= count; i++) {
     let h = 0;
     // `| 0` keeps h a small integer for the JIT; every later use reads it modulo 2^32, so the hash is unchanged.
     for (let j = 0; j < SHINGLE; j++) h = (Math.imul(h ^ wordHashes[i + j], 0x01000193) + j) | 0;
@@ -88,6 +114,9 @@ export function minhash(tokens: readonly string[]): number[] {
   }
   return signature;
 }
+
+/** The signature of a list of words (without spaces). */
+export const minhash = (tokens: readonly string[]): number[] => signature(tokens.join(' '));
 
 /** Estimated Jaccard similarity of two signatures. */
 export function similarity(a: readonly number[], b: readonly number[]): number {

@@ -2,7 +2,7 @@
  * Rules that need only one page. They run inside the extraction worker so
  * that the main thread receives findings and compact facts, never DOMs.
  */
-import { contentHash, minhash, words } from './content.js';
+import { contentHash, normalWords, signature, wordCount } from './content.js';
 import { checkStructuredData } from './schema.js';
 import { resolveLink } from './urls.js';
 import type { Finding, PageFacts, RuleSettings, SiteFacts } from './types.js';
@@ -28,6 +28,15 @@ export const NON_DESCRIPTIVE = new Set([
   'click here', 'click this', 'go', 'here', 'information', 'learn more', 'more', 'more info',
   'more information', 'right here', 'read more', 'see more', 'start', 'this',
 ]);
+
+const LONGEST_NON_DESCRIPTIVE = Math.max(...[...NON_DESCRIPTIVE].map((t) => t.length));
+
+/** Whether a link text, without trailing '.', '!' or '…', is on the list (ignoring case). Long texts are ruled out before any string is made. */
+function isNonDescriptive(text: string): boolean {
+  let end = text.length;
+  for (let c = text.charCodeAt(end - 1); c === 46 || c === 33 || c === 0x2026; c = text.charCodeAt(--end - 1));
+  return end <= LONGEST_NON_DESCRIPTIVE && NON_DESCRIPTIVE.has(text.slice(0, end).toLowerCase());
+}
 
 const quote = (s: string, max = 80): string => `"${s.length > max ? s.slice(0, max - 1) + '…' : s}"`;
 
@@ -145,7 +154,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
     if (target.kind !== 'internal' && target.kind !== 'external') continue;
     const nofollow = /(^|\s)nofollow(\s|$)/.test(link.rel);
     const samePageFragment = target.kind === 'internal' && target.sameDocument && target.fragment !== '';
-    if (!nofollow && !samePageFragment && NON_DESCRIPTIVE.has(link.text.toLowerCase().replace(/[.!…]+$/, ''))) {
+    if (!nofollow && !samePageFragment && isNonDescriptive(link.text)) {
       emit('links/non-descriptive', `The link text ${quote(link.text)} does not describe ${target.kind === 'internal' ? target.path : target.url}.`);
     }
     if (target.kind !== 'internal') continue;
@@ -186,10 +195,11 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   checkStructuredData(facts.jsonLd, facts.visibleText, (rule, message) => emit(rule, message));
 
   // Content
-  const tokens = words(facts.mainText);
+  const normal = normalWords(facts.mainText);
+  const count = wordCount(normal);
   if (facts.lorem) emit('content/lorem-ipsum', 'The page contains "lorem ipsum" placeholder text.');
-  if (indexable && tokens.length < opt('content/low-word-count').minWords) {
-    emit('content/low-word-count', `The main content has ${tokens.length} words (under ${opt('content/low-word-count').minWords}).`);
+  if (indexable && count < opt('content/low-word-count').minWords) {
+    emit('content/low-word-count', `The main content has ${count} words (under ${opt('content/low-word-count').minWords}).`);
   }
 
   checkUrl(facts.url, ctx, emit);
@@ -210,9 +220,9 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       fragmentLinks: [...fragmentLinks],
       imageRefs: [...imageRefs],
       ids,
-      wordCount: tokens.length,
-      contentHash: contentHash(tokens),
-      minhash: indexable ? minhash(tokens) : [],
+      wordCount: count,
+      contentHash: contentHash(normal),
+      minhash: indexable ? signature(normal) : [],
     },
   };
 }

@@ -21,6 +21,12 @@ export interface CheckResult {
   routes: ResolvedRoute[];
   /** How many entities each part of the catalogue has (null with it): a report can count without touching the catalogue. */
   sizes: CatalogueSizes | null;
+  /**
+   * The content key of this result: a hash of every data byte and of the load
+   * and check code, so anything derived from the catalogue alone can be
+   * cached under it (the build's search index is). Null when not cached.
+   */
+  key?: string;
 }
 
 export interface CatalogueSizes {
@@ -51,11 +57,12 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const path = entryPath(cacheDir, snapshot);
   const parts = readEntry(path, key);
   const stored = parts && fromEntry(parts);
-  if (stored) return stored;
+  if (stored) return Object.assign(stored, { key });
   const result = await loadAndCheck(snapshot);
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
-  if (codeFingerprint(true) === code) writeEntry(path, key, toEntry(result));
-  return result;
+  if (codeFingerprint(true) !== code) return result;
+  writeEntry(path, key, toEntry(result));
+  return { ...result, key };
 }
 
 /** The stages themselves, imported only on a miss: zod and the rules are most of a cold run's start-up. */

@@ -178,7 +178,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const dirsMade = makeOutputDirs(pool, plan, inventory);
       dirsMade.catch(() => undefined); // awaited in emitAll; a failed snapshot write must not leave it unobserved
       if (pool.workers > 0) await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
-      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, dirsMade });
+      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, dirsMade, checkKey: checked.key });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
@@ -221,6 +221,8 @@ interface EmitContext {
   lap: (phase: string) => void;
   /** The pages' folders, created by the workers before rendering (see makeOutputDirs). */
   dirsMade: Promise<unknown>;
+  /** The check result's content key (see CheckResult.key). */
+  checkKey?: string;
 }
 
 /**
@@ -254,7 +256,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const searchIndex =
     options.searchIndex === false
       ? Promise.resolve([])
-      : new Promise(setImmediate).then(async () => (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir())).files.map((f) => f.path));
+      : new Promise(setImmediate).then(async () => (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey)).files.map((f) => f.path));
   const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp), ctx.dirsMade] as const);
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));

@@ -64,6 +64,23 @@ describe('cachedSearchIndex', () => {
     expect(cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
   });
 
+  test('under the check key: the key alone decides, so a changed check key is a miss', () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
+    const entries = () => readdirSync(cacheDir).filter((n) => n.startsWith('search-')).length;
+    const first = catalogueWith('Turmeric root extract for supplements.');
+    expect(cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
+    expect(entries()).toBe(1);
+    expect(cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
+    expect(entries()).toBe(1);
+    // New data means a new check key (it hashes every data byte): a miss, built from the new catalogue.
+    const changed = catalogueWith('Turmeric root extract for beverages.');
+    expect(cachedSearchIndex(changed, routes, cacheDir, 'check-key-2')).toEqual(buildSearchIndex(changed, routes));
+    expect(entries()).toBe(2);
+    // Not the same entry as the catalogue-hash key of the same content.
+    cachedSearchIndex(changed, routes, cacheDir);
+    expect(entries()).toBe(3);
+  });
+
   test('without a cache folder it builds and stores nothing', () => {
     const c = catalogueWith('Turmeric.');
     expect(cachedSearchIndex(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));

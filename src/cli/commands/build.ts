@@ -13,9 +13,8 @@ interface BuildFlags {
   searchIndex: boolean;
 }
 
-// Created on first use: constructing it costs ~16 ms, which every `site` start (even --help) would pay.
-let numberFormat: Intl.NumberFormat | undefined;
-const number = { format: (n: number) => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n) };
+/** 57560 → "57,560". Not Intl.NumberFormat: loading ICU's number data cost 35 ms of every build. */
+const number = { format: (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') };
 
 /** Prints at most one progress line per second, on a terminal only: CI logs and pipes stay clean. */
 function progressPrinter(enabled: boolean): (done: number, total: number) => void {

@@ -49,39 +49,47 @@ export interface Inventory {
 }
 
 /**
- * The temporary folder for this process, made from the spare when there is
- * one (see the module comment), else new and empty. The spare's inventory
- * says what is there; anything but plain folders and singly-linked plain
- * files is removed first, so that rewriting a file in place can never write
- * through a symbolic link or into a hard-linked copy kept elsewhere.
+ * The temporary folder for this process: the spare renamed, when there is
+ * one (see the module comment), else a new, empty folder. A recycled folder
+ * must have its inventory taken (takeInventory) before anything is written
+ * into it.
  */
-export async function prepareTempDir(outDir: string): Promise<{ tmp: string; inventory: Inventory }> {
+export async function prepareTempDir(outDir: string): Promise<{ tmp: string; recycled: boolean }> {
   const tmp = tempDirFor(outDir);
-  const inventory: Inventory = { files: new Set(), dirs: new Set() };
   if (!existsSync(tmp)) {
     try {
       // Atomic: of two builds started at once, one gets the spare and the other starts afresh.
       await rename(spareDirFor(outDir), tmp);
-      takeInventory(tmp, '', inventory);
-      return { tmp, inventory };
+      return { tmp, recycled: true };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   }
-  return { tmp: await createTempDir(outDir), inventory };
+  return { tmp: await createTempDir(outDir), recycled: false };
 }
 
-/** Synchronous: a walk of the shipped output (1,500 folders) takes about 50 ms this way, and far longer through promises. */
-function takeInventory(root: string, rel: string, into: Inventory): void {
-  for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
-    const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
-    const full = path.join(root, child);
-    if (entry.isDirectory()) {
-      into.dirs.add(child);
-      takeInventory(root, child, into);
-    } else if (entry.isFile() && lstatSync(full).nlink === 1) into.files.add(child);
-    else rmSync(full, { recursive: true, force: true });
-  }
+/**
+ * What a recycled folder holds. Anything but plain folders and singly-linked
+ * plain files is removed on the way, so that writing into it can never go
+ * through a symbolic link (to a file or a folder) or into a hard-linked copy
+ * kept elsewhere. Synchronous: the walk runs in a render worker, which has
+ * nothing else to do yet, and promises made it several times slower.
+ */
+export function takeInventory(root: string): Inventory {
+  const into: Inventory = { files: new Set(), dirs: new Set() };
+  const walk = (rel: string): void => {
+    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const full = path.join(root, child);
+      if (entry.isDirectory()) {
+        into.dirs.add(child);
+        walk(child);
+      } else if (entry.isFile() && lstatSync(full).nlink === 1) into.files.add(child);
+      else rmSync(full, { recursive: true, force: true });
+    }
+  };
+  walk('');
+  return into;
 }
 
 /**

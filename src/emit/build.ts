@@ -16,7 +16,7 @@ import type { Block, RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
-import type { ArtworkResult, NotFoundResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
+import type { ArtworkResult, NotFoundResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
@@ -167,18 +167,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS });
     }
     const catalogue = checked.catalogue;
-    pool.startMainThread(catalogue);
 
     removeInBackground(await staleSiblings(outDir));
     preparing = prepareTempDir(outDir);
-    const { inventory } = await preparing;
-    clock.lap('prepare');
+    const { recycled } = await preparing;
+    // A worker readies the output folder (see the 'prepare' task) while this thread writes the snapshot.
+    const prepared = pool.run<PrepareResult>({ kind: 'prepare', recycled, dirs: pageDirs(plan) });
+    prepared.catch(() => undefined); // awaited below; a failed snapshot write must not leave it unobserved
+    pool.startMainThread(catalogue);
     try {
-      // The workers are idle until the snapshot is written: they create the pages' folders meanwhile.
-      const dirsMade = makeOutputDirs(pool, plan, inventory);
-      dirsMade.catch(() => undefined); // awaited in emitAll; a failed snapshot write must not leave it unobserved
       if (pool.workers > 0) await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
-      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, dirsMade, checkKey: checked.key });
+      const held = await prepared;
+      const inventory: Inventory = { files: new Set(held.files), dirs: new Set(held.dirs) };
+      clock.lap('prepare');
+      const built = await emitAll({ options, pool, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
@@ -219,24 +221,18 @@ interface EmitContext {
   /** The check's findings: build-routes.json names the codes about each route. */
   checkDiagnostics: readonly Diagnostic[];
   lap: (phase: string) => void;
-  /** The pages' folders, created by the workers before rendering (see makeOutputDirs). */
-  dirsMade: Promise<unknown>;
   /** The check result's content key (see CheckResult.key). */
   checkKey?: string;
 }
 
 /**
- * Every page's folder, created by the workers in one task per thread. Each
- * page has a folder of its own, and a mkdir is a syscall as dear as the
- * write: done here it overlaps the main thread's snapshot instead of the
+ * Every page's folder, made before rendering. Each page has a folder of its
+ * own, and a mkdir is a syscall as dear as the write: made by a worker while
+ * the main thread writes the snapshot, it overlaps instead of adding to the
  * rendering. Writers still create a missing folder themselves.
  */
-function makeOutputDirs(pool: RenderPool, plan: readonly PlannedRoute[], existing: Inventory): Promise<unknown> {
-  const dirs = [...new Set(plan.map((p) => path.posix.dirname(p.file)).filter((d) => d !== '.' && !existing.dirs.has(d)))].sort();
-  const per = Math.ceil(dirs.length / pool.threads);
-  const tasks: Array<Promise<unknown>> = [];
-  for (let i = 0; i < dirs.length; i += per) tasks.push(pool.run({ kind: 'dirs', dirs: dirs.slice(i, i + per) }));
-  return allSettledOrThrow(tasks);
+function pageDirs(plan: readonly PlannedRoute[]): string[] {
+  return [...new Set(plan.map((p) => path.posix.dirname(p.file)).filter((d) => d !== '.'))].sort();
 }
 
 interface Emitted {
@@ -257,7 +253,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     options.searchIndex === false
       ? Promise.resolve([])
       : new Promise(setImmediate).then(async () => (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey)).files.map((f) => f.path));
-  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp), ctx.dirsMade] as const);
+  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)] as const);
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
   // Line and column of each failing route's declaration, so an editor jumps straight to it.

@@ -41,8 +41,12 @@ export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
   | { kind: 'artwork'; from: number; to: number }
   | { kind: 'not-found' }
-  /** Creates output folders (relative to the output folder) before the pages that go into them are rendered. */
-  | { kind: 'dirs'; dirs: string[] };
+  /**
+   * Readies the output folder before any page is written: when it was made
+   * from the spare, takes its inventory (removing links, see atomic.ts); then
+   * creates the pages' folders (relative to it) that are not there yet.
+   */
+  | { kind: 'prepare'; recycled: boolean; dirs: string[] };
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */
 export interface PageFacts {
@@ -87,8 +91,11 @@ export interface NotFoundResult {
   links: TallyEntries;
 }
 
-export interface DirsResult {
-  kind: 'dirs';
+export interface PrepareResult {
+  kind: 'prepare';
+  /** What the recycled folder held (empty for a new one), relative to it. */
+  files: string[];
+  dirs: string[];
 }
 
-export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult | DirsResult;
+export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult | PrepareResult;

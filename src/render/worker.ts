@@ -16,9 +16,10 @@ import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
 import { extractLinks, resolveReferences, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
+import { takeInventory } from '../emit/atomic.js';
 import type {
   ArtworkResult,
-  DirsResult,
+  PrepareResult,
   NotFoundResult,
   PageFacts,
   RenderFailure,
@@ -62,8 +63,8 @@ function writeOutput(outDir: string, file: string, content: string): number {
   try {
     writeFileSync(target, bytes);
   } catch (err) {
-    // The build creates every page's folder up front (a 'dirs' task, while the main thread is busy
-    // anyway); a folder not made yet is made here.
+    // The build creates every page's folder up front (the 'prepare' task, while the main thread writes
+    // the snapshot); a folder not made yet is made here.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, bytes);
@@ -91,9 +92,10 @@ function unchanged(target: string, bytes: Buffer): boolean {
   return false;
 }
 
-function makeDirs(outDir: string, task: Extract<RenderTask, { kind: 'dirs' }>): DirsResult {
-  for (const dir of task.dirs) mkdirSync(insideRoot(outDir, dir), { recursive: true });
-  return { kind: 'dirs' };
+function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
+  const inventory = task.recycled ? takeInventory(outDir) : { files: new Set<string>(), dirs: new Set<string>() };
+  for (const dir of task.dirs) if (!inventory.dirs.has(dir)) mkdirSync(insideRoot(outDir, dir), { recursive: true });
+  return { kind: 'prepare', files: [...inventory.files], dirs: [...inventory.dirs] };
 }
 
 // The worker imports the render module by URL (tests may substitute one); this keeps the real one in step with RenderApi.
@@ -145,8 +147,8 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
         return renderArtwork(config.outDir, await ready(), task);
       case 'not-found':
         return renderNotFound(config.outDir, await ready());
-      case 'dirs':
-        return makeDirs(config.outDir, task);
+      case 'prepare':
+        return prepare(config.outDir, task);
     }
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
-import { createTempDir, keepAsSpare, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, tempDirFor } from '../../src/emit/atomic.js';
+import { createTempDir, keepAsSpare, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/emit/atomic.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { candidateFiles, decodeEntities, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
@@ -174,17 +174,19 @@ describe('the spare output', () => {
     mkdirSync(path.join(out, 'a'), { recursive: true });
     writeFileSync(path.join(out, 'a/index.html'), 'first');
     const first = await prepareTempDir(out);
-    expect(first.inventory.files.size).toBe(0); // no spare yet: a new folder
+    expect(first.recycled).toBe(false); // no spare yet: a new folder
+    expect(readdirSync(first.tmp)).toEqual([]);
     writeFileSync(path.join(first.tmp, 'index.html'), 'second');
     const aside = await swapIn(first.tmp, out);
     await keepAsSpare(aside!, out);
     expect(existsSync(aside!)).toBe(false);
     expect(readFileSync(path.join(spareDirFor(out), 'a/index.html'), 'utf8')).toBe('first');
     const next = await prepareTempDir(out);
-    expect(next.tmp).toBe(tempDirFor(out));
+    expect(next).toEqual({ tmp: tempDirFor(out), recycled: true });
     expect(existsSync(spareDirFor(out))).toBe(false);
-    expect([...next.inventory.files]).toEqual(['a/index.html']);
-    expect([...next.inventory.dirs]).toEqual(['a']);
+    const inventory = takeInventory(next.tmp);
+    expect([...inventory.files]).toEqual(['a/index.html']);
+    expect([...inventory.dirs]).toEqual(['a']);
   });
 
   test('links in the spare are removed before anything is rewritten in place; files not written again go', async () => {
@@ -203,7 +205,11 @@ describe('the spare output', () => {
     writeFileSync(path.join(spare, 'stale.txt'), 'old');
     symlinkSync(outside, path.join(spare, 'kept/link.html'));
     linkSync(outside, path.join(spare, 'hard.html')); // a hard-linked copy kept elsewhere
-    const { tmp, inventory } = await prepareTempDir(out);
+    const { tmp } = await prepareTempDir(out);
+    symlinkSync(parent, path.join(tmp, 'linked-folder')); // writing under it would leave the output
+    const inventory = takeInventory(tmp);
+    expect(existsSync(path.join(tmp, 'linked-folder'))).toBe(false);
+    expect(existsSync(parent)).toBe(true);
     expect([...inventory.files].sort()).toEqual(['gone/deeper/index.html', 'kept/deeper/stale.html', 'kept/index.html', 'kept/stale.html', 'robots.txt', 'stale.txt']);
     expect(existsSync(path.join(tmp, 'kept/link.html'))).toBe(false);
     expect(existsSync(path.join(tmp, 'hard.html'))).toBe(false);

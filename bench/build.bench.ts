@@ -10,8 +10,10 @@
  *   npm run bench -- build --runs=3 --data-dir=<dir>
  * (flags take `=`: bench/run.ts reads every bare word as a section name)
  *
- * Every build goes into a fresh folder under bench/out/ (file creation is slow
- * for minutes after a large delete); they are deleted at the end.
+ * Two ways, both measured: every build into a new folder under bench/out/ (a
+ * clean CI checkout), and rebuilds into one folder (a developer's loop, where
+ * the build writes into the output it replaced). Nothing is deleted until the
+ * end (file creation is slow for minutes after a large delete).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -49,9 +51,9 @@ let serial = 0;
 const fresh = (label: string) => path.join(OUT, `bench-${label}-${process.pid}-${++serial}`);
 
 /** One `bin/site build --json` as a child process; wall time around the spawn, peak RSS from the build (all its threads). */
-function buildOnce(dataDir: string, extra: string[]): Promise<BuildSample & { out: string; reports: string }> {
-  const out = fresh('dist');
-  const reports = fresh('reports');
+function buildOnce(dataDir: string, extra: string[], into?: { out: string; reports: string }): Promise<BuildSample & { out: string; reports: string }> {
+  const out = into?.out ?? fresh('dist');
+  const reports = into?.reports ?? fresh('reports');
   const args = [BIN, 'build', '--data-dir', dataDir, '--out', out, '--reports', reports, '--json', ...extra];
   const withTime = existsSync(TIME);
   const [cmd, argv] = withTime ? [TIME, ['-f', 'cpu %U %S', process.execPath, ...args]] : [process.execPath, args];
@@ -81,12 +83,20 @@ function buildOnce(dataDir: string, extra: string[]): Promise<BuildSample & { ou
   });
 }
 
-async function measureBuild(label: string, dataDir: string, runs: number, extra: string[] = []): Promise<void> {
+/**
+ * `fresh`: every run into a new output folder (a clean CI checkout). `rebuild`: every run into
+ * the same one, as a developer rebuilds: the build then writes into the output it replaced
+ * last time (`.<out>-spare`, see src/emit/atomic.ts).
+ */
+async function measureBuild(label: string, dataDir: string, runs: number, extra: string[] = [], mode: 'fresh' | 'rebuild' = 'fresh'): Promise<void> {
   const leftovers: string[] = [];
-  await buildOnce(dataDir, extra).then((s) => leftovers.push(s.out, s.reports)); // warm the file cache
+  const into = mode === 'rebuild' ? { out: fresh('dist'), reports: fresh('reports') } : undefined;
+  if (into !== undefined) leftovers.push(into.out, into.reports, path.join(path.dirname(into.out), `.${path.basename(into.out)}-spare`));
+  // Warms the file cache; for a rebuild, two runs make the output and its spare.
+  for (let i = 0; i < (into === undefined ? 1 : 2); i++) await buildOnce(dataDir, extra, into).then((s) => leftovers.push(s.out, s.reports));
   const samples: BuildSample[] = [];
   for (let i = 0; i < runs; i++) {
-    const s = await buildOnce(dataDir, extra);
+    const s = await buildOnce(dataDir, extra, into);
     leftovers.push(s.out, s.reports);
     samples.push(s);
   }
@@ -133,7 +143,7 @@ async function measureLoop(label: string, dataDir: string, runs: number, write: 
 
 /** Renames the folders aside first, then deletes them: later benchmark runs are not slowed by the delete. */
 async function removeLater(dirs: string[]): Promise<void> {
-  const aside = dirs.filter(existsSync).map((d) => {
+  const aside = [...new Set(dirs)].filter(existsSync).map((d) => {
     const to = `${d}.deleting`;
     renameSync(d, to);
     return to;
@@ -157,8 +167,9 @@ export async function run(args: string[]): Promise<void> {
   const dataDir = flag(args, '--data-dir') || 'data';
   say(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores; figures are medians of ${runs})`);
 
-  await measureBuild(`site build ${dataDir} (pool)`, dataDir, runs);
-  await measureBuild(`site build ${dataDir} --concurrency 1`, dataDir, runs, ['--concurrency', '1']);
+  await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
+  await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
+  await measureBuild(`site build ${dataDir} --concurrency 1 (main thread only), rebuild`, dataDir, runs, ['--concurrency', '1'], 'rebuild');
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
 
@@ -169,8 +180,8 @@ export async function run(args: string[]): Promise<void> {
     const made = await makeSynthetic(dataDir, path.join(OUT, `synthetic-${routes}`), routes);
     say(`synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`);
     const synRuns = Math.min(runs, 3);
-    await measureBuild(`site build synthetic-${routes} (pool)`, made.dir, synRuns);
-    await measureBuild(`site build synthetic-${routes} --no-search-index`, made.dir, synRuns, ['--no-search-index']);
+    await measureBuild(`site build synthetic-${routes}, rebuild into the same dist`, made.dir, synRuns, [], 'rebuild');
+    await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
     await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
   }
 }

@@ -244,11 +244,13 @@ function structuredData(model: SiteModel, route: RouteRecord, view: View, crumbs
 }
 
 export function computeHead(model: SiteModel, route: RouteRecord, view: View, crumbs: readonly Crumb[]): HeadData {
-  const derived = derivedMeta(model, view);
+  // Made only when the registry leaves a field empty (rare): it reads and joins the content.
+  let derived: Derived | undefined;
   const metaFallback: MetaField[] = [];
-  const pick = (field: MetaField, given: string, made: string): string => {
+  const pick = (field: MetaField, given: string): string => {
     if (given.trim() !== '') return squash(given);
     metaFallback.push(field);
+    const made = (derived ??= derivedMeta(model, view))[field];
     return field === 'description' ? trimAtWord(made) : squash(made);
   };
   const origin = model.site.origin;
@@ -264,9 +266,9 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
         ? { published: view.item.date, modified: view.item.date }
         : {};
   const base = {
-    title: pick('title', route.meta.title, derived.title),
-    description: pick('description', route.meta.description, derived.description),
-    keywords: pick('keywords', route.meta.keywords, derived.keywords),
+    title: pick('title', route.meta.title),
+    description: pick('description', route.meta.description),
+    keywords: pick('keywords', route.meta.keywords),
     metaFallback,
     canonical: absoluteUrl(origin, canonicalPath(model, route)),
     indexable: !NOINDEX.has(view.screen),

@@ -10,6 +10,9 @@ import type { Crumb } from './view.js';
 
 export type JsonLd = Record<string, unknown>;
 
+const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/;
+const UNSAFE_IN_SCRIPT_ALL = /[<>&\u2028\u2029]/g;
+
 /**
  * JSON for a `<script type="application/ld+json">` body. `<`, `>` and `&`
  * are written as \u escapes so that content can never close the script tag
@@ -17,7 +20,8 @@ export type JsonLd = Record<string, unknown>;
  * The result is still the same JSON value.
  */
 export function serializeJsonLd(data: unknown): string {
-  return JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  const json = JSON.stringify(data);
+  return UNSAFE_IN_SCRIPT.test(json) ? json.replace(UNSAFE_IN_SCRIPT_ALL, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json;
 }
 
 const orgId = (model: SiteModel): string => `${model.site.origin}/#organization`;

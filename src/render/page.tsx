@@ -2,6 +2,7 @@
  * renderRoute and friends: a route → view → head → screen template, inside
  * the Layout, as a whole HTML document. Pure functions of (model, route).
  */
+import { randomBytes } from 'node:crypto';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { RouteRecord } from '../load/schema.js';
 import { About } from '../templates/About.js';
@@ -11,9 +12,8 @@ import { Home } from '../templates/Home.js';
 import { KnowledgeList } from '../templates/KnowledgeList.js';
 import { Footer } from '../templates/Footer.js';
 import { Header } from '../templates/Header.js';
-import { InquiryFormMarkup, type InquiryFormProps } from '../templates/InquiryFields.js';
-import { SlotContext, formSlot, type SlotSink } from '../templates/slots.js';
-import { Layout, SLOT } from '../templates/Layout.js';
+import { type PieceRef, SlotContext, type SlotSink, closeSlot, openSlot } from '../templates/slots.js';
+import { Layout, PageTop, SLOT } from '../templates/Layout.js';
 import { NewsDetail } from '../templates/NewsDetail.js';
 import { NewsList } from '../templates/NewsList.js';
 import { ErrorFallback, NotFound } from '../templates/NotFound.js';
@@ -70,14 +70,18 @@ export const TEMPLATE_OF: Record<View['screen'], string> = {
   thanks: 'Thanks',
 };
 
-/** Rendered header (per current section) and footer, per model: they repeat on every page. */
+/** A flat copy of a string: neither a rope nor a slice of a larger one. */
+const copy = (text: string): string => Buffer.from(text, 'utf16le').toString('utf16le');
+
+/** Rendered header (per current section, with PageTop) and footer, per model: they repeat on every page. */
 const chromeCache = new WeakMap<SiteModel, Map<string, string>>();
 
 function chrome(model: SiteModel, key: string, render: () => string): string {
   let cache = chromeCache.get(model);
   if (!cache) chromeCache.set(model, (cache = new Map()));
   let html = cache.get(key);
-  if (html === undefined) cache.set(key, (html = render()));
+  // Flat: React's output is a rope of thousands of small chunks, and every page would walk it again.
+  if (html === undefined) cache.set(key, (html = copy(render())));
   return html;
 }
 
@@ -85,18 +89,67 @@ function chrome(model: SiteModel, key: string, render: () => string): string {
 const ATTR_ESCAPES: Record<string, string> = { '"': '&quot;', '&': '&amp;', "'": '&#x27;', '<': '&lt;', '>': '&gt;' };
 export const escapeAttribute = (value: string): string => value.replace(/["&'<>]/g, (c) => ATTR_ESCAPES[c]);
 
-// Markers stand in for the two per-page values while a form is rendered once; NUL never
-// occurs in the form's own text, and React writes it through unescaped.
-const PAGE_MARK = '\u0000page\u0000';
-const PRODUCT_MARK = '\u0000product\u0000';
+/** A repeated piece's HTML split at its markers: `literals[k]`, then `values[slots[k]]`, …, then the last literal. */
+interface Template {
+  literals: string[];
+  slots: number[];
+}
 
-/** A form's HTML from the per-model cache, with this page's path and product filled in. */
-function formHtml(model: SiteModel, props: InquiryFormProps): string {
-  const { formId, action, type = 'quote', submitLabel = '', className = '' } = props;
-  const template = chrome(model, `form:${formId}|${action}|${type}|${submitLabel}|${className}`, () =>
-    renderToStaticMarkup(<InquiryFormMarkup {...props} page={PAGE_MARK} product={PRODUCT_MARK} />),
-  );
-  return template.split(PAGE_MARK).join(escapeAttribute(props.page)).split(PRODUCT_MARK).join(escapeAttribute(props.product ?? ''));
+/** The templates of repeated pieces (slots.tsx), per model. */
+interface PieceCache {
+  /** Makes markers that content cannot spell. */
+  nonce: string;
+  templates: Map<string, Template>;
+}
+
+/** Bounded: a 100,000-page catalogue must not keep every card of every product here. */
+const MAX_TEMPLATES = 20_000;
+const pieceCaches = new WeakMap<SiteModel, PieceCache>();
+
+function pieceCache(model: SiteModel): PieceCache {
+  let cache = pieceCaches.get(model);
+  if (!cache) pieceCaches.set(model, (cache = { nonce: randomBytes(9).toString('base64url'), templates: new Map() }));
+  return cache;
+}
+
+const markerOf = (nonce: string, j: number): string => `\u0000${nonce}:${j}\u0000`;
+
+/**
+ * A template from a piece rendered in place with markers. The HTML is
+ * copied: a slice would keep the whole page it came from alive in the cache.
+ */
+function parseTemplate(html: string, nonce: string, values: number): Template {
+  const open = `\u0000${nonce}:`;
+  const literals: string[] = [];
+  const slots: number[] = [];
+  let cursor = 0;
+  for (let at = html.indexOf(open); at >= 0; at = html.indexOf(open, cursor)) {
+    const end = html.indexOf('\u0000', at + open.length);
+    const j = Number(html.slice(at + open.length, end));
+    if (end < 0 || !(j >= 0 && j < values)) throw new Error(`a repeated piece holds a marker it has no value for: ${JSON.stringify(html.slice(at, at + 40))}`);
+    literals.push(copy(html.slice(cursor, at)));
+    slots.push(j);
+    cursor = end + 1;
+  }
+  literals.push(copy(html.slice(cursor)));
+  return { literals, slots };
+}
+
+function fill(template: Template, values: readonly string[]): string {
+  const { literals, slots } = template;
+  if (slots.length === 0) return literals[0];
+  let html = literals[0];
+  for (let k = 0; k < slots.length; k++) html += escapeAttribute(values[slots[k]]) + literals[k + 1];
+  return html;
+}
+
+function sinkFor(cache: PieceCache): SlotSink {
+  if (cache.templates.size >= MAX_TEMPLATES) cache.templates.clear();
+  return {
+    pieces: [],
+    has: (key) => cache.templates.has(key),
+    marker: (j) => markerOf(cache.nonce, j),
+  };
 }
 
 /**
@@ -112,10 +165,18 @@ export interface DocumentParts {
 
 /**
  * The React output with its slots filled, in one pass and without copying:
- * the header slot, then the form slots in order, then the footer slot.
+ * the header slot, then the repeated pieces in order (taking the template
+ * of each piece rendered in place), then the footer slot.
  */
-function assemble(model: SiteModel, section: string, page: string, forms: readonly InquiryFormProps[]): DocumentParts {
-  const header = chrome(model, `header:${section}`, () => renderToStaticMarkup(<Header model={model} section={section} />));
+function assemble(model: SiteModel, section: string, page: string, pieces: readonly PieceRef[]): DocumentParts {
+  const header = chrome(model, `header:${section}`, () =>
+    renderToStaticMarkup(
+      <>
+        <PageTop />
+        <Header model={model} section={section} />
+      </>,
+    ),
+  );
   const footer = chrome(model, 'footer', () => renderToStaticMarkup(<Footer model={model} />));
   // Slices, not String#replace: a `$'` in a category name must not be read as a replacement pattern.
   const h = page.indexOf(SLOT.header);
@@ -124,14 +185,29 @@ function assemble(model: SiteModel, section: string, page: string, forms: readon
   const parts = [DOCTYPE + page.slice(0, h), header];
   const shared = [false, true];
   let cursor = h + SLOT.header.length;
-  forms.forEach((props, i) => {
-    const slot = formSlot(i);
-    const at = page.indexOf(slot, cursor);
-    if (at < 0 || at > f) throw new Error(`form slot ${i} missing from the rendered page`);
-    parts.push(page.slice(cursor, at), formHtml(model, props));
-    shared.push(false, false);
-    cursor = at + slot.length;
-  });
+  if (pieces.length > 0) {
+    const cache = pieceCache(model);
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i];
+      const slot = openSlot(i);
+      const at = page.indexOf(slot, cursor);
+      if (at < 0 || at > f) throw new Error(`slot ${i} (${piece.key.split('\n', 1)[0]}) missing from the rendered page`);
+      parts.push(page.slice(cursor, at));
+      cursor = at + slot.length;
+      let template = cache.templates.get(piece.key);
+      if (piece.inline) {
+        const close = closeSlot(i);
+        const end = page.indexOf(close, cursor);
+        if (end < 0 || end > f) throw new Error(`slot ${i} (${piece.key.split('\n', 1)[0]}) is not closed`);
+        template = parseTemplate(page.slice(cursor, end), cache.nonce, piece.values.length);
+        cache.templates.set(piece.key, template);
+        cursor = end + close.length;
+      }
+      if (template === undefined) throw new Error(`no template for the repeated piece ${piece.key.split('\n', 1)[0]}`);
+      parts.push(fill(template, piece.values));
+    }
+    shared.push(...pieces.flatMap(() => [false, false]));
+  }
   parts.push(page.slice(cursor, f), footer, page.slice(f + SLOT.footer.length));
   shared.push(false, true, false);
   return { parts, shared };
@@ -182,13 +258,11 @@ const factsOf = (head: HeadData): RouteFacts => ({
  */
 let lastFacts: { model: SiteModel; route: RouteRecord; facts: RouteFacts } | undefined;
 
-/** The whole HTML document of a route, in pieces (see DocumentParts). Throws (with the route's path) when the route cannot be bound. */
-export function renderRouteParts(model: SiteModel, route: RouteRecord): DocumentParts {
+function renderDocument(model: SiteModel, route: RouteRecord, sink: SlotSink | null): DocumentParts {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
   lastFacts = { model, route, facts: factsOf(head) };
-  const sink: SlotSink = { forms: [] };
   const page = renderToStaticMarkup(
     <SlotContext.Provider value={sink}>
       <Layout model={model} head={head} screen={route.screen}>
@@ -196,7 +270,21 @@ export function renderRouteParts(model: SiteModel, route: RouteRecord): Document
       </Layout>
     </SlotContext.Provider>,
   );
-  return assemble(model, SECTION[view.screen], page, sink.forms);
+  return assemble(model, SECTION[view.screen], page, sink?.pieces ?? []);
+}
+
+/** The whole HTML document of a route, in pieces (see DocumentParts). Throws (with the route's path) when the route cannot be bound. */
+export function renderRouteParts(model: SiteModel, route: RouteRecord): DocumentParts {
+  return renderDocument(model, route, sinkFor(pieceCache(model)));
+}
+
+/**
+ * renderRoute with every repeated piece rendered in place by React, no
+ * template reused: what renderRoute must equal byte for byte (the tests
+ * compare the two).
+ */
+export function renderRouteInPlace(model: SiteModel, route: RouteRecord): string {
+  return renderDocument(model, route, null).parts.join('');
 }
 
 /** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */

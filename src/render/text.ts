@@ -51,6 +51,8 @@ export function firstParagraph(blocks: readonly Block[]): string {
 
 /** Collapses runs of whitespace so that trimmed text measures what a reader sees. */
 export function squash(text: string): string {
+  // Most text is already squashed: no whitespace but single spaces, none at either end (\s and trim() know the same characters).
+  if (!/[^\S ]| {2}|^ | $/.test(text)) return text;
   return text.replace(/\s+/g, ' ').trim();
 }
 
@@ -69,9 +71,17 @@ export function trimAtWord(text: string, max = 155): string {
 
 /** `2024-03-05` → `5 March 2024`; fixed locale and time zone so builds are identical anywhere. */
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const formatted = new Map<string, string>();
 export function formatDate(iso: string): string {
-  const [y, m, d] = iso.split('-').map(Number);
-  return `${d} ${MONTHS[m - 1]} ${y}`;
+  // A catalogue has a few thousand distinct dates, and every card and article prints one.
+  let text = formatted.get(iso);
+  if (text === undefined) {
+    const [y, m, d] = iso.split('-').map(Number);
+    text = `${d} ${MONTHS[m - 1]} ${y}`;
+    if (formatted.size >= 10_000) formatted.clear();
+    formatted.set(iso, text);
+  }
+  return text;
 }
 
 /** Later of two ISO dates ('' counts as earliest). */

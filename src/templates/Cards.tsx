@@ -1,21 +1,25 @@
-/** Cards of products, articles and news in grids and related lists. */
+/**
+ * Cards of products, articles and news in grids and related lists. A card
+ * is the same wherever it is listed, so each is a repeated piece keyed by
+ * its entity; eager product cards are not (React announces their image in
+ * <head>, which a reused template would not).
+ */
 import type { Article, NewsItem, Product } from '../load/schema.js';
 import { productImage } from '../render/head.js';
 import { type SiteModel, articleHref, newsHref, productHref } from '../render/model.js';
 import { formatDate, safeHref } from '../render/text.js';
+import { Repeated, identityOf } from './slots.js';
 
 type Level = 2 | 3;
-const Title = ({ level, children }: { level: Level; children: string }) =>
-  level === 2 ? <h2 className="card-title">{children}</h2> : <h3 className="card-title">{children}</h3>;
+const title = (level: Level, text: string) => (level === 2 ? <h2 className="card-title">{text}</h2> : <h3 className="card-title">{text}</h3>);
 
-/** Cards above the fold load eagerly (they may be the largest paint); the rest lazily. */
-export function ProductCard({ model, product, level = 3, eager = false }: { model: SiteModel; product: Product; level?: Level; eager?: boolean }) {
+function ProductCardMarkup({ model, product, level, eager }: { model: SiteModel; product: Product; level: Level; eager: boolean }) {
   const img = productImage(product);
   return (
     <li className="card product-card">
       <a className="card-link" href={productHref(model, product)}>
         <img src={img.url} width={img.width} height={img.height} alt="" loading={eager ? undefined : 'lazy'} decoding="async" />
-        <Title level={level}>{product.name}</Title>
+        {title(level, product.name)}
       </a>
       <p className="card-meta">{product.specification}</p>
       <p className="card-text">{product.summary}</p>
@@ -23,27 +27,37 @@ export function ProductCard({ model, product, level = 3, eager = false }: { mode
   );
 }
 
-export function ArticleCard({ model, article, level = 3 }: { model: SiteModel; article: Article; level?: Level }) {
+/** Cards above the fold load eagerly (they may be the largest paint); the rest lazily. */
+export function ProductCard({ model, product, level = 3, eager = false }: { model: SiteModel; product: Product; level?: Level; eager?: boolean }) {
+  if (eager) return <ProductCardMarkup model={model} product={product} level={level} eager />;
+  return <Repeated cacheKey={`product-card\n${identityOf(product)}\n${level}`} render={() => <ProductCardMarkup model={model} product={product} level={level} eager={false} />} />;
+}
+
+function ArticleCardMarkup({ model, article, level }: { model: SiteModel; article: Article; level: Level }) {
   return (
     <li className="card article-card">
       <p className="card-meta">
         <time dateTime={article.date}>{formatDate(article.date)}</time> · {article.category}
       </p>
       <a className="card-link" href={articleHref(model, article)}>
-        <Title level={level}>{article.headline}</Title>
+        {title(level, article.headline)}
       </a>
       <p className="card-text">{article.summary}</p>
     </li>
   );
 }
 
-export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: NewsItem; level?: Level }) {
+export function ArticleCard({ model, article, level = 3 }: { model: SiteModel; article: Article; level?: Level }) {
+  return <Repeated cacheKey={`article-card\n${identityOf(article)}\n${level}`} render={() => <ArticleCardMarkup model={model} article={article} level={level} />} />;
+}
+
+function NewsCardMarkup({ model, item, level }: { model: SiteModel; item: NewsItem; level: Level }) {
   const src = item.image ? safeHref(item.image.src) : null;
   return (
     <li className="card news-card">
       <a className="card-link" href={newsHref(model, item)}>
         {item.image && src ? <img src={src} width={item.image.width} height={item.image.height} alt="" loading="lazy" decoding="async" /> : null}
-        <Title level={level}>{item.title}</Title>
+        {title(level, item.title)}
       </a>
       <p className="card-meta">
         <time dateTime={item.date}>{formatDate(item.date)}</time>
@@ -51,4 +65,8 @@ export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: N
       <p className="card-text">{item.summary}</p>
     </li>
   );
+}
+
+export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: NewsItem; level?: Level }) {
+  return <Repeated cacheKey={`news-card\n${identityOf(item)}\n${level}`} render={() => <NewsCardMarkup model={model} item={item} level={level} />} />;
 }

@@ -6,7 +6,7 @@ import type { SiteConfig } from '../load/schema.js';
 import type { HeadData } from '../render/head.js';
 import type { AssetRefs } from '../render/model.js';
 import { absoluteUrl } from '../render/text.js';
-import { JsonLd } from './JsonLd.js';
+import { jsonLdScript } from './JsonLd.js';
 
 const enc = encodeURIComponent;
 
@@ -66,9 +66,7 @@ export function Head({ head, site, assets, search = false }: { head: HeadData; s
       {thirdPartyScripts(site.thirdParty).map((s) => (
         <script key={s.key} src={s.src} async {...s.data}></script>
       ))}
-      {head.jsonLd.map((data, i) => (
-        <JsonLd key={i} data={data} />
-      ))}
+      {head.jsonLd.map(jsonLdScript)}
     </head>
   );
 }

@@ -3,7 +3,8 @@
  * action here, the contact page shows it as its form.
  */
 import type { InquiryType } from '../core/inquiry-types.js';
-import { InquiryForm } from './InquiryFields.js';
+import { InquiryFormMarkup } from './InquiryFields.js';
+import { Repeated } from './slots.js';
 
 export interface InquireProps {
   action: string;
@@ -16,16 +17,23 @@ export interface InquireProps {
 }
 
 export function Inquire({ action, page, product, type, heading = 'Send us an inquiry', intro, formId = 'inquire' }: InquireProps) {
+  const text =
+    intro ??
+    (product
+      ? `Ask for a quote, a custom specification, a free sample, private labelling or bulk and wholesale supply of ${product}. We answer within one working day.`
+      : 'Ask for a quote, a custom specification, a free sample, private labelling or bulk and wholesale supply. We answer within one working day.');
+  // Repeated on every product page: heading, intro, page and product are its values.
   return (
-    <section className="inquire" aria-labelledby={`${formId}-heading`}>
-      <h2 id={`${formId}-heading`}>{heading}</h2>
-      <p className="inquire-intro">
-        {intro ??
-          (product
-            ? `Ask for a quote, a custom specification, a free sample, private labelling or bulk and wholesale supply of ${product}. We answer within one working day.`
-            : 'Ask for a quote, a custom specification, a free sample, private labelling or bulk and wholesale supply. We answer within one working day.')}
-      </p>
-      <InquiryForm formId={formId} action={action} page={page} product={product} type={type} />
-    </section>
+    <Repeated
+      cacheKey={`inquire\n${formId}\n${action}\n${type ?? ''}`}
+      values={[heading, text, page, product ?? '']}
+      render={([heading, text, page, product]) => (
+        <section className="inquire" aria-labelledby={`${formId}-heading`}>
+          <h2 id={`${formId}-heading`}>{heading}</h2>
+          <p className="inquire-intro">{text}</p>
+          <InquiryFormMarkup formId={formId} action={action} page={page} product={product} type={type} />
+        </section>
+      )}
+    />
   );
 }

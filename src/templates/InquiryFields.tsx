@@ -3,9 +3,8 @@
  * exactly as docs/CONTRACTS.md "Markup the browser code relies on" names
  * them: the browser code validates against src/core/inquiry.ts by field name.
  */
-import { type ReactNode, useContext } from 'react';
+import type { ReactNode } from 'react';
 import { INQUIRY_TYPES, INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry-types.js';
-import { SlotContext } from './slots.js';
 
 export interface InquiryFormProps {
   /** Unique on the page; prefixes every control id. */
@@ -32,14 +31,7 @@ function Field({ formId, name, label, required, children }: { formId: string; na
   );
 }
 
-/** The form, or its slot when the render stage fills forms in from its cache (see slots.tsx). */
-export function InquiryForm(props: InquiryFormProps) {
-  const sink = useContext(SlotContext);
-  if (!sink) return <InquiryFormMarkup {...props} />;
-  const index = sink.forms.push(props) - 1;
-  return <template data-slot={`form-${index}`}></template>;
-}
-
+/** The form; the sections that hold it (Inquire, InquireSecond) are repeated pieces with `page` and `product` as values. */
 export function InquiryFormMarkup({ formId, action, page, product = '', type = 'quote', submitLabel = 'Send inquiry', className = '' }: InquiryFormProps) {
   const id = (name: string) => `${formId}-${name}`;
   const err = (name: string) => `${formId}-${name}-error`;

@@ -7,6 +7,10 @@
  */
 import { type JsonLd as Data, serializeJsonLd } from '../render/json-ld.js';
 
-export function JsonLd({ data }: { data: Data }) {
-  return <script type="application/ld+json">{serializeJsonLd(data)}</script>;
+export function jsonLdScript(data: Data, key?: number) {
+  return (
+    <script key={key} type="application/ld+json">
+      {serializeJsonLd(data)}
+    </script>
+  );
 }

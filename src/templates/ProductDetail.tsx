@@ -15,8 +15,41 @@ import { Gallery } from './Gallery.js';
 import { Inquire } from './Inquire.js';
 import type { ScreenProps } from './props.js';
 import { Share } from './Share.js';
+import { Repeated } from './slots.js';
 
 const CTAS: InquiryType[] = ['quote', 'custom-quote', 'free-sample', 'private-label', 'bulk-wholesale'];
+
+/** The attributes table; its labels name the piece, its values fill it in. */
+function AttributesTable({ rows }: { rows: ReadonlyArray<readonly [string, string]> }) {
+  return (
+    <table className="attributes">
+      <caption className="visually-hidden">Product attributes</caption>
+      <tbody>
+        {rows.map(([label, value]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** One button per inquiry type; the same on every product with (or without) a free sample. */
+function CallsToAction({ freeSample }: { freeSample: boolean }) {
+  return (
+    <ul className="cta-list">
+      {CTAS.filter((t) => t !== 'free-sample' || freeSample).map((t, i) => (
+        <li key={t}>
+          <a className={i === 0 ? 'button button-primary' : 'button'} href={`?type=${t}#inquire`} data-inquiry-type={t}>
+            {INQUIRY_TYPE_LABELS[t]}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<'product'>) {
   const { product, category } = view;
@@ -55,26 +88,12 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
               </p>
             ) : null}
             <p className="lead">{product.summary}</p>
-            <table className="attributes">
-              <caption className="visually-hidden">Product attributes</caption>
-              <tbody>
-                {rows.map(([label, value]) => (
-                  <tr key={label}>
-                    <th scope="row">{label}</th>
-                    <td>{value}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <ul className="cta-list">
-              {CTAS.filter((t) => t !== 'free-sample' || product.freeSample).map((t, i) => (
-                <li key={t}>
-                  <a className={i === 0 ? 'button button-primary' : 'button'} href={`?type=${t}#inquire`} data-inquiry-type={t}>
-                    {INQUIRY_TYPE_LABELS[t]}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <Repeated
+              cacheKey={`attributes\n${rows.map(([label]) => label).join('\n')}`}
+              values={rows.map(([, value]) => value)}
+              render={(values) => <AttributesTable rows={rows.map(([label], i) => [label, values[i]])} />}
+            />
+            <Repeated cacheKey={`calls-to-action\n${product.freeSample ? 1 : 0}`} render={() => <CallsToAction freeSample={product.freeSample} />} />
           </div>
         </div>
         <section className="prose" aria-labelledby="description-heading">

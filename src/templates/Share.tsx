@@ -1,7 +1,8 @@
 /** Share links as plain URLs: no third-party scripts, works without JavaScript. */
-export function shareLinks(url: string, title: string): Array<{ network: string; label: string; href: string }> {
-  const u = encodeURIComponent(url);
-  const t = encodeURIComponent(title);
+import { Repeated } from './slots.js';
+
+/** The links, from the page URL and title already URL-encoded. */
+function encodedShareLinks(u: string, t: string): Array<{ network: string; label: string; href: string }> {
   return [
     { network: 'linkedin', label: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}` },
     { network: 'facebook', label: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${u}` },
@@ -11,12 +12,16 @@ export function shareLinks(url: string, title: string): Array<{ network: string;
   ];
 }
 
-export function Share({ url, title }: { url: string; title: string }) {
+export function shareLinks(url: string, title: string): Array<{ network: string; label: string; href: string }> {
+  return encodedShareLinks(encodeURIComponent(url), encodeURIComponent(title));
+}
+
+function ShareMarkup({ url, u, t }: { url: string; u: string; t: string }) {
   return (
     <div className="share" data-share="">
       <h2 className="share-title">Share</h2>
       <ul>
-        {shareLinks(url, title).map((s) => (
+        {encodedShareLinks(u, t).map((s) => (
           <li key={s.network}>
             {s.network === 'email' ? (
               <a data-share-network={s.network} href={s.href}>
@@ -35,5 +40,16 @@ export function Share({ url, title }: { url: string; title: string }) {
         Copy link
       </button>
     </div>
+  );
+}
+
+/** The same on every article, news and product page but for the page's URL and title. */
+export function Share({ url, title }: { url: string; title: string }) {
+  return (
+    <Repeated
+      cacheKey="share"
+      values={[url, encodeURIComponent(url), encodeURIComponent(title)]}
+      render={([url, u, t]) => <ShareMarkup url={url} u={u} t={t} />}
+    />
   );
 }

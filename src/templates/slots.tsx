@@ -1,18 +1,75 @@
 /**
- * Inquiry forms are the largest repeated piece of a page (about 80
- * elements) and differ only in the route path and the product name. Inside
- * renderRoute each form is emitted as an empty <template data-slot="form-N">
- * and its props are collected here; the render stage then puts in the form
- * rendered once per kind, with the two values escaped exactly as React
- * escapes attributes. Outside renderRoute (no sink) forms render directly.
+ * Pieces that repeat across pages (cards, the Share block, inquiry sections,
+ * breadcrumb trails) are rendered by React once per site model and reused.
+ *
+ * Inside renderRoute a <Repeated> piece either stands as an empty
+ * <template data-slot="N"> (its template is known) or, the first time, is
+ * rendered in place between <template data-slot="N"> and
+ * <template data-slot="/N">, with markers where its per-page values go; the
+ * render stage then takes the template from there and puts every piece in,
+ * its values escaped exactly as React escapes text and attributes. Outside
+ * renderRoute (no sink) a piece renders directly with its values.
+ *
+ * Content cannot forge a slot: React escapes every `<` in text and
+ * attributes, and JSON-LD writes it as \u003c. It cannot forge a marker
+ * either: markers carry a random nonce of the sink's model.
+ *
+ * Rules for a piece's `render(values)`: everything its HTML depends on,
+ * besides `values`, is named by its key (and the site model); values are
+ * only printed, as text or attribute values, never tested, transformed or
+ * put at the start of a URL attribute (React rewrites `javascript:` URLs
+ * there); and nothing in it may be something React hoists into <head>
+ * (title, meta, link, an async script, an image that does not load lazily),
+ * since a template taken from one page would lose it.
  */
-import { createContext } from 'react';
-import type { InquiryFormProps } from './InquiryFields.js';
+import { createContext, type ReactNode, useContext } from 'react';
+
+/** A repeated piece met while rendering a page, in document order. */
+export interface PieceRef {
+  key: string;
+  values: readonly string[];
+  /** Rendered in place with markers, between its opening and closing slots (its template was not known yet). */
+  inline: boolean;
+}
 
 export interface SlotSink {
-  forms: InquiryFormProps[];
+  pieces: PieceRef[];
+  /** Whether the template of `key` is known. */
+  has(key: string): boolean;
+  /** What stands for `values[j]` in a piece rendered in place. */
+  marker(j: number): string;
 }
 
 export const SlotContext = createContext<SlotSink | null>(null);
 
-export const formSlot = (index: number): string => `<template data-slot="form-${index}"></template>`;
+export const openSlot = (index: number): string => `<template data-slot="${index}"></template>`;
+export const closeSlot = (index: number): string => `<template data-slot="/${index}"></template>`;
+
+const NO_VALUES: readonly string[] = [];
+
+export function Repeated({ cacheKey, values = NO_VALUES, render }: { cacheKey: string; values?: readonly string[]; render: (values: readonly string[]) => ReactNode }) {
+  const sink = useContext(SlotContext);
+  if (sink === null) return render(values);
+  const index = sink.pieces.length;
+  const inline = !sink.has(cacheKey);
+  sink.pieces.push({ key: cacheKey, values, inline });
+  if (!inline) return <template data-slot={String(index)}></template>;
+  return (
+    <>
+      <template data-slot={String(index)}></template>
+      {/* Pieces inside a piece render directly, with the outer piece's markers. */}
+      <SlotContext.Provider value={null}>{render(values.map((_, j) => sink.marker(j)))}</SlotContext.Provider>
+      <template data-slot={`/${index}`}></template>
+    </>
+  );
+}
+
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+
+/** A number naming one object (a product, an article) for cache keys: two entities that share an id stay apart. */
+export function identityOf(entity: object): number {
+  let n = identities.get(entity);
+  if (n === undefined) identities.set(entity, (n = nextIdentity++));
+  return n;
+}

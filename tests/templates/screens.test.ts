@@ -71,28 +71,65 @@ describe('header and footer rendered once per model', () => {
   });
 });
 
-describe('inquiry forms filled in from the per-model cache', () => {
-  test('equal a direct render, byte for byte, with values that need escaping', async () => {
+describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled in from the per-model cache', () => {
+  // Text and attribute values that need escaping, replacement patterns, NUL (what the markers are made of) and a marker lookalike.
+  const NASTY = `Q"&'<x> $' $& \u2028 \u0000 \u00000\u0000 %00`;
+  const nastyCatalogue = () => {
+    const catalogue = fixtureCatalogue({ productName: NASTY });
+    catalogue.articles[0] = { ...catalogue.articles[0], headline: `A & B <script>${NASTY}`, category: `Cat ${NASTY}` };
+    catalogue.news[0] = { ...catalogue.news[0], title: `News ${NASTY}` };
+    catalogue.products[1] = { ...catalogue.products[1], specification: `Spec ${NASTY}`, summary: `Sum ${NASTY}` };
+    catalogue.categories[2] = { ...catalogue.categories[2], name: `Mono ${NASTY}` };
+    catalogue.pages[3] = { ...catalogue.pages[3], heading: `Know ${NASTY}` };
+    return catalogue;
+  };
+
+  test('every page equals the page with every piece rendered in place, byte for byte, on first sight and from the cache', async () => {
+    const { renderRouteInPlace } = await import('../../src/render/page.js');
+    const catalogue = nastyCatalogue();
+    const model = createSiteModel(catalogue, ASSETS);
+    const expected = catalogue.routes.map((route) => renderRouteInPlace(model, route));
+    // Forwards (each piece captured where first seen), then backwards (most pieces from the cache).
+    for (const order of [catalogue.routes.map((_, i) => i), catalogue.routes.map((_, i) => catalogue.routes.length - 1 - i)]) {
+      for (const i of order) {
+        const html = renderRoute(model, catalogue.routes[i]);
+        expect(html, catalogue.routes[i].path).toBe(expected[i]);
+        expect(html).not.toContain('data-slot');
+      }
+    }
+    // The values really are this page's own: escaped as React escapes them, on the page that owns them.
+    const product = renderRoute(model, catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!);
+    expect(product).toContain('name="product" value="Bulk Quercetin"');
+    expect(product).toContain('name="page" value="/monomer/bulk-quercetin"');
+    expect(product).toContain('data-url="https://www.example.com/monomer/bulk-quercetin"');
+    expect(product).toContain(`<td>Spec Q&quot;&amp;&#x27;&lt;x&gt; $&#x27; $&amp; \u2028`);
+  });
+
+  test('the inquiry form equals a direct render of InquiryFormMarkup', async () => {
     const { renderToStaticMarkup } = await import('react-dom/server');
     const { createElement } = await import('react');
     const { InquiryFormMarkup } = await import('../../src/templates/InquiryFields.js');
     const { escapeAttribute } = await import('../../src/render/page.js');
     expect(escapeAttribute(`a"b&c'd<e>f`)).toBe(renderToStaticMarkup(createElement('i', { title: `a"b&c'd<e>f` })).slice(10, -6));
-    const name = `Q"&'<x> $' $& \u2028`;
-    const catalogue = fixtureCatalogue({ productName: name });
+    const catalogue = fixtureCatalogue({ productName: NASTY });
     const model = createSiteModel(catalogue, ASSETS);
-    const route = catalogue.routes.find((r) => r.path === '/monomer/bulk-curcumin')!;
-    const html = renderRoute(model, route);
-    const direct = renderToStaticMarkup(
-      createElement(InquiryFormMarkup, { formId: 'inquire', action: '/api/inquiry', page: route.path, product: catalogue.products[0].name, type: 'quote' }),
-    );
-    expect(html).toContain(direct);
-    expect(html).not.toContain('data-slot');
-    expect(html).not.toContain('\u0000');
-    // A second product page reuses the cached form with its own values.
-    const other = renderRoute(model, catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!);
-    expect(other).toContain('name="product" value="Bulk Quercetin"');
-    expect(other).toContain('name="page" value="/monomer/bulk-quercetin"');
+    for (const path of ['/monomer/bulk-quercetin', '/monomer/bulk-curcumin']) {
+      const route = catalogue.routes.find((r) => r.path === path)!;
+      const product = catalogue.products.find((p) => p.id === route.nodeid)!;
+      const direct = renderToStaticMarkup(createElement(InquiryFormMarkup, { formId: 'inquire', action: '/api/inquiry', page: route.path, product: product.name, type: 'quote' }));
+      expect(renderRoute(model, route)).toContain(direct);
+    }
+  });
+
+  test('products sharing an id keep their own cards', () => {
+    const catalogue = fixtureCatalogue();
+    catalogue.site.itemsPerPage.products = 10;
+    catalogue.products.push({ ...catalogue.products[1], name: 'Twin Quercetin', slug: 'twin-quercetin' });
+    const model = createSiteModel(catalogue, ASSETS);
+    // Every card but the first two is a repeated piece; both twins are among them.
+    const list = renderRoute(model, catalogue.routes.find((r) => r.path === '/products')!);
+    expect(list.match(/<h2 class="card-title">(Bulk|Twin) Quercetin<\/h2>/g)).toEqual(['<h2 class="card-title">Bulk Quercetin</h2>', '<h2 class="card-title">Twin Quercetin</h2>']);
+    expect(list.match(/loading="lazy"/g)?.length).toBe(3);
   });
 });
 

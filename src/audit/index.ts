@@ -1,9 +1,11 @@
 /**
- * `runAudit`: reads a built dist/ back and audits it. Pages are extracted
- * and checked in a worker pool (one thread per core); the main thread keeps
- * compact facts and runs the site-wide passes.
+ * `runAudit`: reads a built dist/ back and audits it. The walk over dist/
+ * lists folders, reads pages, extracts their facts and runs the page rules
+ * in one pass, in this thread for small sites and in a worker pool (one
+ * thread per core) for large ones; the main thread keeps compact facts and
+ * runs the site-wide passes.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +16,8 @@ import type { RouteInfo } from './page-rules.js';
 import { parseRobots } from './robots.js';
 import { checkSite } from './site-rules.js';
 import { parseSitemap, type ParsedSitemap } from './sitemap.js';
-import { PLACEHOLDER_ORIGIN, cleanPath, fileToUrl } from './urls.js';
-import { auditBatch, type BatchTask, type PageResult, type PageTask } from './worker.js';
+import { PLACEHOLDER_ORIGIN, cleanPath } from './urls.js';
+import { walk, type PageResult, type WalkContext, type WalkResult } from './worker.js';
 import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
 
 export interface AuditOptions {
@@ -77,15 +79,15 @@ export interface AuditReport {
   lighthouse?: LighthousePage[];
 }
 
+/** Folders per worker task: each holds about one page, so a task is some 20 ms of work. */
 const BATCH = 64;
 /**
- * Below this many pages the pool does not pay: on the shipped site (1,467
- * pages, 2 cores, under chrt -f 50) two workers took the same wall time as
- * one thread (median 2.27 s against 2.15 s) and a third more CPU (3.7 s
- * against 2.7 s): each worker starts, loads the modules and warms the JIT
- * on its own.
+ * Below this many folders waiting to be walked the pool does not pay: on the
+ * shipped site (1,467 pages, 2 cores, under chrt -f 50) two workers took the
+ * same wall time as one thread and a third more CPU: each worker starts,
+ * loads the modules and warms the JIT on its own.
  */
-const POOL_MIN_PAGES = 5000;
+const POOL_MIN_FOLDERS = 5000;
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 async function readJson(file: string): Promise<unknown> {
@@ -111,8 +113,25 @@ async function readRoutes(reportsDir: string | undefined): Promise<Map<string, R
   return routes;
 }
 
-async function readSitemaps(dir: string, files: ReadonlyMap<string, number>): Promise<Array<{ file: string; bytes: number; parsed: ParsedSitemap }> | null> {
-  if (!files.has('sitemap.xml')) return null;
+/**
+ * Whether the walk will list `rel` (relative to dir): a regular file under
+ * real folders, no segment hidden. The sitemaps and robots.txt are read
+ * before the walk, so they cannot look it up in the walk's file list.
+ */
+function isListedFile(dir: string, rel: string): boolean {
+  const segments = rel.split('/');
+  if (segments.some((s) => s === '' || s.startsWith('.'))) return false;
+  let path = dir;
+  for (let i = 0; i < segments.length; i++) {
+    path = join(path, segments[i]);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat || !(i < segments.length - 1 ? stat.isDirectory() : stat.isFile())) return false;
+  }
+  return true;
+}
+
+async function readSitemaps(dir: string): Promise<Array<{ file: string; bytes: number; parsed: ParsedSitemap }> | null> {
+  if (!isListedFile(dir, 'sitemap.xml')) return null;
   const out: Array<{ file: string; bytes: number; parsed: ParsedSitemap }> = [];
   const queue = ['sitemap.xml'];
   const seen = new Set<string>();
@@ -127,7 +146,7 @@ async function readSitemaps(dir: string, files: ReadonlyMap<string, number>): Pr
       for (const entry of parsed.entries) {
         try {
           const child = new URL(entry.loc).pathname.replace(/^\/+/, '');
-          if (files.has(child)) queue.push(child);
+          if (isListedFile(dir, child)) queue.push(child);
         } catch {
           // A bad child URL is reported by the sitemap rules.
         }
@@ -162,42 +181,104 @@ async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typ
   return null;
 }
 
-/**
- * Every file of the dist: HTML pages without a stat (their size is not used),
- * other files with their size (images are checked against a byte limit).
- * A synchronous walk: two fast-glob passes over 100,000 folders took tens of seconds.
- */
-function listFiles(dir: string): Map<string, number> {
-  const files = new Map<string, number>();
-  const walk = (rel: string): void => {
-    for (const entry of readdirSync(rel ? join(dir, rel) : dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) files.set(path, path.endsWith('.html') ? 0 : statSync(join(dir, path)).size);
-    }
+/** One string object per distinct value: results cloned from workers bring a copy of every link target and rule id. */
+function interner(): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    const known = seen.get(s);
+    if (known !== undefined) return known;
+    seen.set(s, s);
+    return s;
   };
-  walk('');
-  return files;
 }
 
-async function extractAll(tasks: BatchTask[], threads: number, pageCount: number): Promise<PageResult[]> {
+/** Shares the strings many pages repeat (link targets, screens, rule ids) and the page's own URL and file in its findings. */
+function compactPage(page: PageResult, intern: (s: string) => string): PageResult {
+  const site = page.site;
+  site.screen = site.screen === null ? null : intern(site.screen);
+  site.canonical = site.canonical === site.url ? site.url : site.canonical === null ? null : intern(site.canonical);
+  site.outlinks = site.outlinks.map(intern);
+  site.fragmentLinks = site.fragmentLinks.map(intern);
+  site.imageRefs = site.imageRefs.map(intern);
+  for (const f of page.findings) {
+    f.rule = intern(f.rule);
+    if (f.url === site.url) f.url = site.url;
+    if (f.file === site.file) f.file = site.file;
+  }
+  return page;
+}
+
+interface Walked {
+  /** Every file of the dist with its size (0 for HTML pages, whose size is not used). */
+  files: Map<string, number>;
+  /** Page results in file order. */
+  pages: PageResult[];
+}
+
+/**
+ * Walks dist/ from its root: folders are listed, and their pages checked,
+ * in this thread until enough folders wait to make the pool pay; the pool
+ * then takes them in batches, a few in flight per thread, and results are
+ * compacted as they arrive rather than held whole.
+ */
+async function walkDist(ctx: WalkContext, threads: number): Promise<Walked> {
+  const files = new Map<string, number>();
+  const pages: PageResult[] = [];
+  const intern = interner();
+  const folders: string[] = [''];
+  let next = 0; // folders[next…] are still to walk
+  const absorb = (r: WalkResult): void => {
+    for (const [path, size] of r.files) files.set(path, size);
+    for (const page of r.pages) pages.push(compactPage(page, intern));
+    for (const folder of r.folders) folders.push(folder);
+  };
   const workerUrl = new URL('./worker.js', import.meta.url);
-  // Under vitest this module is TypeScript and no compiled worker sits beside it: run inline.
-  const pooled = threads > 0 && pageCount >= POOL_MIN_PAGES && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
-  if (!pooled) {
-    const out: PageResult[] = [];
-    for (const task of tasks) out.push(...(await auditBatch(task)));
-    return out;
+  // Under vitest this module is TypeScript and no compiled worker sits beside it: walk inline.
+  const poolable = threads > 0 && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
+  while (next < folders.length && !(poolable && folders.length - next >= POOL_MIN_FOLDERS)) absorb(walk(ctx, { folders: [folders[next++]] }));
+  if (next < folders.length) {
+    const { Piscina } = await import('piscina');
+    const pool = new Piscina({
+      filename: workerUrl.href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 1000,
+      workerData: ctx,
+      // Page checks make many short-lived strings: a larger young generation means fewer scavenges.
+      resourceLimits: { maxYoungGenerationSizeMb: 64 },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let running = 0;
+        let failed = false;
+        const pump = (): void => {
+          while (!failed && running < threads * 2 && next < folders.length) {
+            const batch = folders.slice(next, next + BATCH);
+            next += batch.length;
+            running++;
+            (pool.run({ folders: batch }) as Promise<WalkResult>).then(
+              (r) => {
+                running--;
+                absorb(r);
+                pump();
+              },
+              (err: unknown) => {
+                failed = true;
+                reject(err);
+              },
+            );
+          }
+          if (running === 0 && next >= folders.length) resolve();
+        };
+        pump();
+      });
+    } finally {
+      await pool.destroy();
+    }
   }
-  const { Piscina } = await import('piscina');
-  const pool = new Piscina({ filename: workerUrl.href, maxThreads: threads, minThreads: threads, idleTimeout: 1000 });
-  try {
-    const results = await Promise.all(tasks.map((task) => pool.run(task) as Promise<PageResult[]>));
-    return results.flat();
-  } finally {
-    await pool.destroy();
-  }
+  // The order the pages were listed in before the walk was shared: by file path, code unit by code unit.
+  pages.sort((a, b) => (a.site.file < b.site.file ? -1 : a.site.file > b.site.file ? 1 : 0));
+  return { files, pages };
 }
 
 export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
@@ -207,30 +288,17 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     opts.onPhase?.(name, now - mark);
     mark = now;
   };
-  const files = listFiles(opts.dir);
-  phase(`list ${files.size} files`);
   const routes = await readRoutes(opts.reportsDir);
-  const sitemaps = await readSitemaps(opts.dir, files);
+  const sitemaps = await readSitemaps(opts.dir);
   phase('read sitemaps');
   const detected = await detectOrigin(opts, sitemaps);
   const origin = detected ?? PLACEHOLDER_ORIGIN;
-  const robotsFile = files.has('robots.txt') ? { file: 'robots.txt', parsed: parseRobots(await readFile(join(opts.dir, 'robots.txt'), 'utf8')) } : null;
+  const robotsFile = isListedFile(opts.dir, 'robots.txt') ? { file: 'robots.txt', parsed: parseRobots(await readFile(join(opts.dir, 'robots.txt'), 'utf8')) } : null;
+  phase('robots.txt, origin');
 
-  // 404.html is served for unknown URLs; it is not a page of the site.
-  const pageFiles = [...files.keys()].filter((f) => f.endsWith('.html') && f !== '404.html').sort();
-  const pageTasks: PageTask[] = pageFiles.map((file) => {
-    const url = fileToUrl(file);
-    const route = routes.get(url);
-    return route ? { file, url, route } : { file, url };
-  });
-  const batches: BatchTask[] = [];
-  for (let i = 0; i < pageTasks.length; i += BATCH) {
-    batches.push({ dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, pages: pageTasks.slice(i, i + BATCH) });
-  }
-  const threads = opts.threads ?? availableParallelism();
-  phase('robots.txt, origin, batches');
-  const results = await extractAll(batches, threads, pageTasks.length);
-  phase(`extract and check ${pageTasks.length} pages`);
+  const ctx: WalkContext = { dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, routes };
+  const { files, pages: results } = await walkDist(ctx, opts.threads ?? availableParallelism());
+  phase(`walk ${files.size} files, check ${results.length} pages`);
 
   const pages = results.map((r) => r.site);
   const site = checkSite({

@@ -44,23 +44,26 @@ export function contentHash(normal: string): string {
   return normal ? hash('sha1', normal) : '';
 }
 
-/** Murmur3's finaliser: a cheap, well-mixed permutation of 32-bit values. */
-function fmix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
-
-const EMPTY = 0xffffffff;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 /** Bins of the one-permutation hash: the top 6 bits of a shingle's hash pick the bin. */
 const BIN_SHIFT = 32 - Math.log2(MINHASH_SIZE);
 const VALUE_MASK = (1 << BIN_SHIFT) - 1;
 
 /** Word hashes of the last signature: grown as needed, reused so each page does not allocate one. */
-let wordHashes = new Uint32Array(4096);
+let wordHashes = new Int32Array(4096);
+/** Bins of the last signature; EMPTY is above every value a bin keeps. */
+const bins = new Int32Array(MINHASH_SIZE);
+const EMPTY_BIN = 0x7fffffff;
+
+function pushWordHash(count: number, h: number): void {
+  if (count === wordHashes.length) {
+    const grown = new Int32Array(count * 2);
+    grown.set(wordHashes);
+    wordHashes = grown;
+  }
+  wordHashes[count] = h;
+}
 
 /**
  * MinHash signature of the word 5-shingles of normalWords() output, by
@@ -68,51 +71,51 @@ let wordHashes = new Uint32Array(4096);
  * Shrivastava & Li 2014): each shingle is hashed once and kept as the
  * minimum of its bin, instead of 64 hashes per shingle. Empty bins borrow
  * the next non-empty bin's value. Words are FNV-1a hashed straight from the
- * string, without splitting it. Empty when the text has fewer words than one
- * shingle.
+ * string, without splitting it; hashes stay int32 so the JIT keeps them in
+ * registers. Empty when the text has fewer words than one shingle.
  */
 export function signature(normal: string): number[] {
   if (normal === '') return [];
   let count = 0;
-  let h = 0x811c9dc5;
-  for (let i = 0; i <= normal.length; i++) {
-    const c = i === normal.length ? 32 : normal.charCodeAt(i);
-    if (c !== 32) {
-      h = Math.imul(h ^ c, 0x01000193);
-      continue;
+  let h = FNV_OFFSET;
+  for (let i = 0; i < normal.length; i++) {
+    const c = normal.charCodeAt(i);
+    if (c !== 32) h = Math.imul(h ^ c, FNV_PRIME);
+    else {
+      pushWordHash(count++, h);
+      h = FNV_OFFSET;
     }
-    if (count === wordHashes.length) {
-      const grown = new Uint32Array(count * 2);
-      grown.set(wordHashes);
-      wordHashes = grown;
-    }
-    wordHashes[count++] = h;
-    h = 0x811c9dc5;
   }
+  pushWordHash(count++, h);
   if (count < SHINGLE) return [];
-  const bins = new Uint32Array(MINHASH_SIZE).fill(EMPTY);
+  bins.fill(EMPTY_BIN);
   for (let i = 0; i + SHINGLE <= count; i++) {
-    let h = 0;
-    // `| 0` keeps h a small integer for the JIT; every later use reads it modulo 2^32, so the hash is unchanged.
-    for (let j = 0; j < SHINGLE; j++) h = (Math.imul(h ^ wordHashes[i + j], 0x01000193) + j) | 0;
-    h = fmix32(h);
-    const bin = h >>> BIN_SHIFT;
-    const value = h & VALUE_MASK;
+    let s = 0;
+    for (let j = 0; j < SHINGLE; j++) s = (Math.imul(s ^ wordHashes[i + j], FNV_PRIME) + j) | 0;
+    // Murmur3's finaliser: a cheap, well-mixed permutation of 32-bit values.
+    s ^= s >>> 16;
+    s = Math.imul(s, 0x85ebca6b);
+    s ^= s >>> 13;
+    s = Math.imul(s, 0xc2b2ae35);
+    s ^= s >>> 16;
+    const bin = s >>> BIN_SHIFT;
+    const value = s & VALUE_MASK;
     if (value < bins[bin]) bins[bin] = value;
   }
-  const signature = Array.from(bins);
+  const out = new Array<number>(MINHASH_SIZE);
   for (let k = 0; k < MINHASH_SIZE; k++) {
-    if (bins[k] !== EMPTY) continue;
+    out[k] = bins[k];
+    if (bins[k] !== EMPTY_BIN) continue;
     for (let d = 1; d < MINHASH_SIZE; d++) {
       const from = bins[(k + d) % MINHASH_SIZE];
-      if (from !== EMPTY) {
+      if (from !== EMPTY_BIN) {
         // The distance keeps borrowed values apart from the lender's own.
-        signature[k] = from + d * (VALUE_MASK + 1);
+        out[k] = from + d * (VALUE_MASK + 1);
         break;
       }
     }
   }
-  return signature;
+  return out;
 }
 
 /** The signature of a list of words (without spaces). */
@@ -123,6 +126,21 @@ export function similarity(a: readonly number[], b: readonly number[]): number {
   let same = 0;
   for (let k = 0; k < MINHASH_SIZE; k++) if (a[k] === b[k]) same++;
   return same / MINHASH_SIZE;
+}
+
+/**
+ * A band of a signature as a short string: the band number, then each
+ * 32-bit value as two UTF-16 code units. Equal keys mean equal bands, as with
+ * joining the numbers, but without formatting eight numbers per band.
+ */
+function bandKey(sig: readonly number[], band: number): string {
+  const o = band * ROWS;
+  const v = (k: number): number => sig[o + k];
+  return String.fromCharCode(
+    band,
+    v(0) >>> 16, v(0) & 0xffff, v(1) >>> 16, v(1) & 0xffff, v(2) >>> 16, v(2) & 0xffff, v(3) >>> 16, v(3) & 0xffff,
+    v(4) >>> 16, v(4) & 0xffff, v(5) >>> 16, v(5) & 0xffff, v(6) >>> 16, v(6) & 0xffff, v(7) >>> 16, v(7) & 0xffff,
+  );
 }
 
 /**
@@ -140,7 +158,7 @@ export function nearDuplicatePairs(
   signatures.forEach((sig, index) => {
     if (sig.length !== MINHASH_SIZE) return;
     for (let b = 0; b < BANDS; b++) {
-      const key = b + ':' + sig.slice(b * ROWS, (b + 1) * ROWS).join(',');
+      const key = bandKey(sig, b);
       const bucket = buckets.get(key);
       if (bucket) bucket.push(index);
       else buckets.set(key, [index]);

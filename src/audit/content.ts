@@ -3,46 +3,10 @@
  * signature of word 5-shingles, bucketed by LSH so near duplicates are found
  * without comparing every pair of pages.
  */
-import { hash } from 'node:crypto';
-
 export const MINHASH_SIZE = 64;
 const BANDS = 8;
 const ROWS = MINHASH_SIZE / BANDS;
 const SHINGLE = 5;
-
-/**
- * Word separators: whitespace and the ASCII, Latin-1 and general punctuation
- * blocks. A plain (non-/u) class: the Unicode-property version was a visible
- * share of the audit's profile.
- */
-const SEPARATOR_RUNS = /[\s!-\/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f\u3000-\u303f]+/g;
-
-/**
- * The text's words, lower-cased, joined by single spaces: the form the
- * content hash is taken of and the shingles are cut from. (Every whitespace
- * character is a separator, so trim() removes only replaced separators.)
- */
-export function normalWords(text: string): string {
-  return text.toLowerCase().replace(SEPARATOR_RUNS, ' ').trim();
-}
-
-export function words(text: string): string[] {
-  const normal = normalWords(text);
-  return normal === '' ? [] : normal.split(' ');
-}
-
-/** The number of words in normalWords() output. */
-export function wordCount(normal: string): number {
-  if (normal === '') return 0;
-  let count = 1;
-  for (let i = normal.indexOf(' '); i !== -1; i = normal.indexOf(' ', i + 1)) count++;
-  return count;
-}
-
-/** sha1 of the main content's words, so markup and spacing differences do not matter; '' without words. */
-export function contentHash(normal: string): string {
-  return normal ? hash('sha1', normal) : '';
-}
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -50,9 +14,37 @@ const FNV_PRIME = 0x01000193;
 const BIN_SHIFT = 32 - Math.log2(MINHASH_SIZE);
 const VALUE_MASK = (1 << BIN_SHIFT) - 1;
 
-/** Word hashes of the last signature: grown as needed, reused so each page does not allocate one. */
+/**
+ * Word separators: whitespace (JavaScript's \s) and the ASCII, Latin-1 and
+ * general punctuation blocks, i.e. the class
+ * [\s!-\/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f\u3000-\u303f], tested per UTF-16
+ * code unit without a regular expression.
+ */
+const ASCII_SEPARATOR = new Uint8Array(128);
+for (const [from, to] of [[9, 13], [32, 47], [58, 64], [91, 96], [123, 126]]) ASCII_SEPARATOR.fill(1, from, to + 1);
+
+function isSeparator(c: number): boolean {
+  if (c < 128) return ASCII_SEPARATOR[c] === 1;
+  return (c >= 0xa0 && c <= 0xbf) || c === 0x1680 || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || c === 0xfeff;
+}
+
+/** The text's words, lower-cased. */
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    if (i === lower.length || isSeparator(lower.charCodeAt(i))) {
+      if (start !== -1) out.push(lower.slice(start, i));
+      start = -1;
+    } else if (start === -1) start = i;
+  }
+  return out;
+}
+
+/** Word hashes of the page being measured: grown as needed, reused so each page does not allocate one. */
 let wordHashes = new Int32Array(4096);
-/** Bins of the last signature; EMPTY is above every value a bin keeps. */
+/** Bins of the signature being made; EMPTY_BIN is above every value a bin keeps. */
 const bins = new Int32Array(MINHASH_SIZE);
 const EMPTY_BIN = 0x7fffffff;
 
@@ -65,41 +57,35 @@ function pushWordHash(count: number, h: number): void {
   wordHashes[count] = h;
 }
 
+/** Murmur3's finaliser: a cheap, well-mixed permutation of 32-bit values. */
+function fmix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  return x ^ (x >>> 16);
+}
+
+const hex8 = (x: number): string => (x >>> 0).toString(16).padStart(8, '0');
+
 /**
- * MinHash signature of the word 5-shingles of normalWords() output, by
- * one-permutation hashing with densification (Li, Owen & Zhang 2012;
- * Shrivastava & Li 2014): each shingle is hashed once and kept as the
- * minimum of its bin, instead of 64 hashes per shingle. Empty bins borrow
- * the next non-empty bin's value. Words are FNV-1a hashed straight from the
- * string, without splitting it; hashes stay int32 so the JIT keeps them in
- * registers. Empty when the text has fewer words than one shingle.
+ * MinHash signature of the word 5-shingles of the first `count` word
+ * hashes, by one-permutation hashing with densification (Li, Owen & Zhang
+ * 2012; Shrivastava & Li 2014): each shingle is hashed once and kept as the
+ * minimum of its bin, instead of 64 hashes per shingle. Empty bins borrow the
+ * next non-empty bin's value. Empty when there are fewer words than one
+ * shingle.
  */
-export function signature(normal: string): number[] {
-  if (normal === '') return [];
-  let count = 0;
-  let h = FNV_OFFSET;
-  for (let i = 0; i < normal.length; i++) {
-    const c = normal.charCodeAt(i);
-    if (c !== 32) h = Math.imul(h ^ c, FNV_PRIME);
-    else {
-      pushWordHash(count++, h);
-      h = FNV_OFFSET;
-    }
-  }
-  pushWordHash(count++, h);
+function shingleSignature(count: number): number[] {
   if (count < SHINGLE) return [];
   bins.fill(EMPTY_BIN);
   for (let i = 0; i + SHINGLE <= count; i++) {
-    let s = 0;
-    for (let j = 0; j < SHINGLE; j++) s = (Math.imul(s ^ wordHashes[i + j], FNV_PRIME) + j) | 0;
-    // Murmur3's finaliser: a cheap, well-mixed permutation of 32-bit values.
-    s ^= s >>> 16;
-    s = Math.imul(s, 0x85ebca6b);
-    s ^= s >>> 13;
-    s = Math.imul(s, 0xc2b2ae35);
-    s ^= s >>> 16;
-    const bin = s >>> BIN_SHIFT;
-    const value = s & VALUE_MASK;
+    let h = 0;
+    // Hashes stay int32 so the JIT keeps them in registers; every use reads them modulo 2^32.
+    for (let j = 0; j < SHINGLE; j++) h = (Math.imul(h ^ wordHashes[i + j], FNV_PRIME) + j) | 0;
+    h = fmix32(h);
+    const bin = h >>> BIN_SHIFT;
+    const value = h & VALUE_MASK;
     if (value < bins[bin]) bins[bin] = value;
   }
   const out = new Array<number>(MINHASH_SIZE);
@@ -118,8 +104,73 @@ export function signature(normal: string): number[] {
   return out;
 }
 
-/** The signature of a list of words (without spaces). */
-export const minhash = (tokens: readonly string[]): number[] => signature(tokens.join(' '));
+export interface ContentMeasures {
+  words: number;
+  /** A 64-bit hash of the words (lower-cased, one space apart), so markup and spacing differences do not matter; '' without words. */
+  hash: string;
+  /** The MinHash signature, when asked for (see shingleSignature). */
+  signature: number[];
+}
+
+/**
+ * Word count, exact-duplicate hash and near-duplicate signature of a main
+ * text in one pass over its characters: each word is FNV-1a hashed as it is
+ * read, and the duplicate hash runs two 32-bit lanes over the normalised
+ * words, so no word list, normalised copy or sha1 is made (they were a
+ * quarter of a worker's time on text-heavy pages).
+ */
+export function measureContent(text: string, withSignature: boolean): ContentMeasures {
+  const lower = text.toLowerCase();
+  let count = 0;
+  let inWord = false;
+  let word = FNV_OFFSET;
+  let a = FNV_OFFSET;
+  let b = 0x9747b28c | 0;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (isSeparator(c)) {
+      if (inWord) {
+        if (withSignature) pushWordHash(count, word);
+        count++;
+        inWord = false;
+        word = FNV_OFFSET;
+      }
+      continue;
+    }
+    if (!inWord) {
+      inWord = true;
+      if (count > 0) {
+        // The one space between words.
+        a = Math.imul(a ^ 32, FNV_PRIME);
+        b = Math.imul(b ^ 32, 0x5bd1e995);
+        b ^= b >>> 15;
+      }
+    }
+    word = Math.imul(word ^ c, FNV_PRIME);
+    a = Math.imul(a ^ c, FNV_PRIME);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  if (inWord) {
+    if (withSignature) pushWordHash(count, word);
+    count++;
+  }
+  return {
+    words: count,
+    hash: count === 0 ? '' : hex8(fmix32(a ^ count)) + hex8(fmix32(b + count)),
+    signature: withSignature ? shingleSignature(count) : [],
+  };
+}
+
+/** The signature of a list of words, hashed as given. */
+export function minhash(tokens: readonly string[]): number[] {
+  tokens.forEach((token, index) => {
+    let h = FNV_OFFSET;
+    for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
+    pushWordHash(index, h);
+  });
+  return shingleSignature(tokens.length);
+}
 
 /** Estimated Jaccard similarity of two signatures. */
 export function similarity(a: readonly number[], b: readonly number[]): number {

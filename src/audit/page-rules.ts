@@ -2,7 +2,7 @@
  * Rules that need only one page. They run inside the extraction worker so
  * that the main thread receives findings and compact facts, never DOMs.
  */
-import { contentHash, normalWords, signature, wordCount } from './content.js';
+import { measureContent } from './content.js';
 import { checkStructuredData } from './schema.js';
 import { resolveLink } from './urls.js';
 import type { Finding, PageFacts, RuleSettings, SiteFacts } from './types.js';
@@ -195,8 +195,8 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   checkStructuredData(facts.jsonLd, facts.visibleText, (rule, message) => emit(rule, message));
 
   // Content
-  const normal = normalWords(facts.mainText);
-  const count = wordCount(normal);
+  const content = measureContent(facts.mainText, indexable);
+  const count = content.words;
   if (facts.lorem) emit('content/lorem-ipsum', 'The page contains "lorem ipsum" placeholder text.');
   if (indexable && count < opt('content/low-word-count').minWords) {
     emit('content/low-word-count', `The main content has ${count} words (under ${opt('content/low-word-count').minWords}).`);
@@ -221,8 +221,8 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       imageRefs: [...imageRefs],
       ids,
       wordCount: count,
-      contentHash: contentHash(normal),
-      minhash: indexable ? signature(normal) : [],
+      contentHash: content.hash,
+      minhash: content.signature,
     },
   };
 }

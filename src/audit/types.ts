@@ -86,7 +86,7 @@ export interface SiteFacts {
   /** Element ids joined by '\n', with a leading and trailing '\n'. */
   ids: string;
   wordCount: number;
-  /** sha1 of the normalised main text ('' when the page has no main text). */
+  /** 64-bit hash of the main text's words ('' when it has none): equal for exact duplicates. */
   contentHash: string;
   /** MinHash signature of the main text's word shingles (empty when too short). */
   minhash: number[];

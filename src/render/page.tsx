@@ -3,6 +3,7 @@
  * the Layout, as a whole HTML document. Pure functions of (model, route).
  */
 import { randomBytes } from 'node:crypto';
+import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { RouteRecord } from '../load/schema.js';
 import { About } from '../templates/About.js';
@@ -87,7 +88,8 @@ function chrome(model: SiteModel, key: string, render: () => string): string {
 
 /** Attribute escaping exactly as React 19 writes it, so a filled slot equals a direct render. */
 const ATTR_ESCAPES: Record<string, string> = { '"': '&quot;', '&': '&amp;', "'": '&#x27;', '<': '&lt;', '>': '&gt;' };
-export const escapeAttribute = (value: string): string => value.replace(/["&'<>]/g, (c) => ATTR_ESCAPES[c]);
+const NEEDS_ESCAPE = /["&'<>]/;
+export const escapeAttribute = (value: string): string => (NEEDS_ESCAPE.test(value) ? value.replace(/["&'<>]/g, (c) => ATTR_ESCAPES[c]) : value);
 
 /** A repeated piece's HTML split at its markers: `literals[k]`, then `values[slots[k]]`, …, then the last literal. */
 interface Template {
@@ -138,9 +140,18 @@ function parseTemplate(html: string, nonce: string, values: number): Template {
 function fill(template: Template, values: readonly string[]): string {
   const { literals, slots } = template;
   if (slots.length === 0) return literals[0];
+  // A value may stand at several markers (the head prints its title three times): escaped once.
+  const escaped = values.map(escapeAttribute);
   let html = literals[0];
-  for (let k = 0; k < slots.length; k++) html += escapeAttribute(values[slots[k]]) + literals[k + 1];
+  for (let k = 0; k < slots.length; k++) html += escaped[slots[k]] + literals[k + 1];
   return html;
+}
+
+/** A piece of <head> rendered in a <head> of its own, without that head's tags. */
+function renderAlone(piece: ReactNode): string {
+  const html = renderToStaticMarkup(<head>{piece}</head>);
+  if (!html.startsWith('<head>') || !html.endsWith('</head>')) throw new Error(`a piece of <head> rendered as ${JSON.stringify(html.slice(0, 40))}`);
+  return html.slice('<head>'.length, -'</head>'.length);
 }
 
 function sinkFor(cache: PieceCache): SlotSink {
@@ -165,8 +176,9 @@ export interface DocumentParts {
 
 /**
  * The React output with its slots filled, in one pass and without copying:
- * the header slot, then the repeated pieces in order (taking the template
- * of each piece rendered in place), then the footer slot.
+ * the repeated pieces in order (taking the template of each piece rendered
+ * in place, rendering each new piece of <head> on its own), the header slot
+ * where it stands among them, then the footer slot.
  */
 function assemble(model: SiteModel, section: string, page: string, pieces: readonly PieceRef[]): DocumentParts {
   const header = chrome(model, `header:${section}`, () =>
@@ -182,34 +194,45 @@ function assemble(model: SiteModel, section: string, page: string, pieces: reado
   const h = page.indexOf(SLOT.header);
   const f = page.indexOf(SLOT.footer, h);
   if (h < 0 || f < 0) throw new Error('layout lost its header or footer slot');
-  const parts = [DOCTYPE + page.slice(0, h), header];
-  const shared = [false, true];
-  let cursor = h + SLOT.header.length;
-  if (pieces.length > 0) {
-    const cache = pieceCache(model);
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i];
-      const slot = openSlot(i);
-      const at = page.indexOf(slot, cursor);
-      if (at < 0 || at > f) throw new Error(`slot ${i} (${piece.key.split('\n', 1)[0]}) missing from the rendered page`);
-      parts.push(page.slice(cursor, at));
-      cursor = at + slot.length;
-      let template = cache.templates.get(piece.key);
-      if (piece.inline) {
-        const close = closeSlot(i);
-        const end = page.indexOf(close, cursor);
-        if (end < 0 || end > f) throw new Error(`slot ${i} (${piece.key.split('\n', 1)[0]}) is not closed`);
-        template = parseTemplate(page.slice(cursor, end), cache.nonce, piece.values.length);
-        cache.templates.set(piece.key, template);
-        cursor = end + close.length;
-      }
-      if (template === undefined) throw new Error(`no template for the repeated piece ${piece.key.split('\n', 1)[0]}`);
-      parts.push(fill(template, piece.values));
+  const parts: string[] = [];
+  const shared: boolean[] = [];
+  let cursor = 0;
+  const putHeader = (): void => {
+    parts.push(page.slice(cursor, h), header);
+    shared.push(false, true);
+    cursor = h + SLOT.header.length;
+  };
+  const cache = pieceCache(model);
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i];
+    const slot = openSlot(i);
+    const name = (): string => piece.key.split('\n', 1)[0];
+    const at = page.indexOf(slot, cursor);
+    if (at < 0 || at > f) throw new Error(`slot ${i} (${name()}) missing from the rendered page`);
+    if (cursor <= h && at > h) putHeader();
+    parts.push(page.slice(cursor, at));
+    shared.push(false);
+    cursor = at + slot.length;
+    let template = cache.templates.get(piece.key);
+    if (piece.alone) {
+      template = parseTemplate(renderAlone(piece.alone()), cache.nonce, piece.values.length);
+      cache.templates.set(piece.key, template);
+    } else if (piece.inline) {
+      const close = closeSlot(i);
+      const end = page.indexOf(close, cursor);
+      if (end < 0 || end > f) throw new Error(`slot ${i} (${name()}) is not closed`);
+      template = parseTemplate(page.slice(cursor, end), cache.nonce, piece.values.length);
+      cache.templates.set(piece.key, template);
+      cursor = end + close.length;
     }
-    shared.push(...pieces.flatMap(() => [false, false]));
+    if (template === undefined) throw new Error(`no template for the repeated piece ${name()}`);
+    parts.push(fill(template, piece.values));
+    shared.push(false);
   }
+  if (cursor <= h) putHeader();
   parts.push(page.slice(cursor, f), footer, page.slice(f + SLOT.footer.length));
   shared.push(false, true, false);
+  parts[0] = DOCTYPE + parts[0];
   return { parts, shared };
 }
 

@@ -28,8 +28,10 @@ export function safeHref(href: string): string | null {
 }
 
 /** Characters a URL path may carry as they are; everything else is percent-encoded. */
+const NOT_IN_PATH = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/;
+const NOT_IN_PATH_ALL = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g;
 export function encodePath(path: string): string {
-  return path.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));
+  return NOT_IN_PATH.test(path) ? path.replace(NOT_IN_PATH_ALL, (c) => encodeURIComponent(c)) : path;
 }
 
 /** The absolute URL of a site path (`/` for home). `origin` has no trailing slash (schema rule). */

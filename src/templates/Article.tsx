@@ -1,14 +1,41 @@
 /** A knowledge article: headline, date, category, author, body, related products, previous and next. */
-import type { Product } from '../load/schema.js';
+import type { Article as ArticleData, Product } from '../load/schema.js';
 import { articleHref, neighbours } from '../render/model.js';
 import { formatDate } from '../render/text.js';
 import { ArticleNav } from './ArticleNav.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
-import { ProductCard } from './Cards.js';
+import { RelatedProducts } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';
 import type { ScreenProps } from './props.js';
 import { Share } from './Share.js';
+import { Repeated } from './slots.js';
+
+/** Category, headline, byline and dates: one template for articles with an update date, one for those without. */
+function ArticleHeader({ article }: { article: ArticleData }) {
+  const updated = article.updated && article.updated !== article.date ? article.updated : '';
+  return (
+    <Repeated
+      cacheKey={`article-header\n${updated ? 1 : 0}`}
+      values={[article.category, article.headline, article.author, article.date, formatDate(article.date), updated, updated ? formatDate(updated) : '']}
+      render={([category, headline, author, date, dateText, updatedDate, updatedText]) => (
+        <header className="article-header">
+          <p className="eyebrow">{category}</p>
+          <h1>{headline}</h1>
+          <p className="article-meta">
+            By {author} · Published <time dateTime={date}>{dateText}</time>
+            {updated ? (
+              <>
+                {' '}
+                · Updated <time dateTime={updatedDate}>{updatedText}</time>
+              </>
+            ) : null}
+          </p>
+        </header>
+      )}
+    />
+  );
+}
 
 export function Article({ model, route, view, head, crumbs }: ScreenProps<'article'>) {
   const { article } = view;
@@ -19,34 +46,13 @@ export function Article({ model, route, view, head, crumbs }: ScreenProps<'artic
     <div className="container">
       <Breadcrumbs crumbs={crumbs} />
       <article className="article">
-        <header className="article-header">
-          <p className="eyebrow">{article.category}</p>
-          <h1>{article.headline}</h1>
-          <p className="article-meta">
-            By {article.author} · Published <time dateTime={article.date}>{formatDate(article.date)}</time>
-            {article.updated && article.updated !== article.date ? (
-              <>
-                {' '}
-                · Updated <time dateTime={article.updated}>{formatDate(article.updated)}</time>
-              </>
-            ) : null}
-          </p>
-        </header>
+        <ArticleHeader article={article} />
         <div className="prose">
           <Blocks blocks={article.body} />
         </div>
         <Share url={head.canonical} title={article.headline} />
       </article>
-      {products.length > 0 ? (
-        <section aria-labelledby="related-products-heading">
-          <h2 id="related-products-heading">Related products</h2>
-          <ul className="card-grid">
-            {products.map((p) => (
-              <ProductCard key={p.id} model={model} product={p} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <RelatedProducts model={model} products={products} />
       <ArticleNav label="More articles" prev={link(prev)} next={link(next)} />
       <InquireSecond action={model.site.inquiryEndpoint} page={route.path} product={products[0]?.name} />
     </div>

@@ -70,3 +70,43 @@ function NewsCardMarkup({ model, item, level }: { model: SiteModel; item: NewsIt
 export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: NewsItem; level?: Level }) {
   return <Repeated cacheKey={`news-card\n${identityOf(item)}\n${level}`} render={() => <NewsCardMarkup model={model} item={item} level={level} />} />;
 }
+
+/** Related products of a product or an article: the same section wherever the same products are related. */
+export function RelatedProducts({ model, products }: { model: SiteModel; products: readonly Product[] }) {
+  if (products.length === 0) return null;
+  return (
+    <Repeated
+      cacheKey={`related-products\n${products.map(identityOf).join(' ')}`}
+      render={() => (
+        <section aria-labelledby="related-products-heading">
+          <h2 id="related-products-heading">Related products</h2>
+          <ul className="card-grid">
+            {products.map((p) => (
+              <ProductCard key={p.id} model={model} product={p} />
+            ))}
+          </ul>
+        </section>
+      )}
+    />
+  );
+}
+
+/** Related articles of a product: the same section wherever the same articles are related. */
+export function RelatedArticles({ model, articles }: { model: SiteModel; articles: readonly Article[] }) {
+  if (articles.length === 0) return null;
+  return (
+    <Repeated
+      cacheKey={`related-articles\n${articles.map(identityOf).join(' ')}`}
+      render={() => (
+        <section aria-labelledby="related-articles-heading">
+          <h2 id="related-articles-heading">Related articles</h2>
+          <ul className="card-grid">
+            {articles.map((a) => (
+              <ArticleCard key={a.id} model={model} article={a} />
+            ))}
+          </ul>
+        </section>
+      )}
+    />
+  );
+}

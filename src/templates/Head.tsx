@@ -7,6 +7,7 @@ import type { HeadData } from '../render/head.js';
 import type { AssetRefs } from '../render/model.js';
 import { absoluteUrl } from '../render/text.js';
 import { jsonLdScript } from './JsonLd.js';
+import { RepeatedHead } from './slots.js';
 
 const enc = encodeURIComponent;
 
@@ -29,40 +30,119 @@ export function thirdPartyScripts(config: SiteConfig['thirdParty']): Array<{ key
   return out;
 }
 
-export function Head({ head, site, assets, search = false }: { head: HeadData; site: SiteConfig; assets: AssetRefs; search?: boolean }) {
-  const image = head.image ? (/^https?:\/\//i.test(head.image.url) ? head.image.url : absoluteUrl(site.origin, head.image.url)) : undefined;
+interface HeadProps {
+  head: HeadData;
+  site: SiteConfig;
+  assets: AssetRefs;
+  search?: boolean;
+}
+
+/** Which optional fields a head has: with the model, this names its template. */
+interface HeadShape {
+  keywords: boolean;
+  noindex: boolean;
+  canonical: boolean;
+  prev: boolean;
+  next: boolean;
+  image: boolean;
+  width: boolean;
+  height: boolean;
+  published: boolean;
+  modified: boolean;
+  search: boolean;
+}
+
+/** What a head prints, in this order: the values of its template. */
+const VALUES = ['title', 'description', 'keywords', 'canonical', 'prev', 'next', 'ogType', 'image', 'width', 'height', 'alt', 'published', 'modified'] as const;
+type HeadValues = Record<(typeof VALUES)[number], string>;
+
+/**
+ * Everything of the head but charset, viewport, third-party scripts and
+ * JSON-LD: what React hoists (title, meta, link) in document order, then the
+ * page's own module scripts. The shape decides what is there; values are
+ * only printed.
+ */
+function HeadFields({ site, assets, shape, v }: { site: SiteConfig; assets: AssetRefs; shape: HeadShape; v: HeadValues }) {
   return (
-    <head>
-      <meta charSet="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>{head.title}</title>
-      <meta name="description" content={head.description} />
-      {head.keywords ? <meta name="keywords" content={head.keywords} /> : null}
-      {head.indexable ? null : <meta name="robots" content="noindex, follow" />}
-      {head.canonical ? <link rel="canonical" href={head.canonical} /> : null}
-      {head.prev ? <link rel="prev" href={head.prev} /> : null}
-      {head.next ? <link rel="next" href={head.next} /> : null}
-      <meta property="og:type" content={head.ogType} />
+    <>
+      <title>{v.title}</title>
+      <meta name="description" content={v.description} />
+      {shape.keywords ? <meta name="keywords" content={v.keywords} /> : null}
+      {shape.noindex ? <meta name="robots" content="noindex, follow" /> : null}
+      {shape.canonical ? <link rel="canonical" href={v.canonical} /> : null}
+      {shape.prev ? <link rel="prev" href={v.prev} /> : null}
+      {shape.next ? <link rel="next" href={v.next} /> : null}
+      <meta property="og:type" content={v.ogType} />
       <meta property="og:site_name" content={site.brand} />
-      <meta property="og:title" content={head.title} />
-      <meta property="og:description" content={head.description} />
-      {head.canonical ? <meta property="og:url" content={head.canonical} /> : null}
-      {image ? <meta property="og:image" content={image} /> : null}
-      {image && head.image?.width ? <meta property="og:image:width" content={String(head.image.width)} /> : null}
-      {image && head.image?.height ? <meta property="og:image:height" content={String(head.image.height)} /> : null}
-      {image && head.image ? <meta property="og:image:alt" content={head.image.alt} /> : null}
-      {head.published ? <meta property="article:published_time" content={head.published} /> : null}
-      {head.modified ? <meta property="article:modified_time" content={head.modified} /> : null}
-      <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
-      <meta name="twitter:title" content={head.title} />
-      <meta name="twitter:description" content={head.description} />
-      {image ? <meta name="twitter:image" content={image} /> : null}
+      <meta property="og:title" content={v.title} />
+      <meta property="og:description" content={v.description} />
+      {shape.canonical ? <meta property="og:url" content={v.canonical} /> : null}
+      {shape.image ? <meta property="og:image" content={v.image} /> : null}
+      {shape.width ? <meta property="og:image:width" content={v.width} /> : null}
+      {shape.height ? <meta property="og:image:height" content={v.height} /> : null}
+      {shape.image ? <meta property="og:image:alt" content={v.alt} /> : null}
+      {shape.published ? <meta property="article:published_time" content={v.published} /> : null}
+      {shape.modified ? <meta property="article:modified_time" content={v.modified} /> : null}
+      <meta name="twitter:card" content={shape.image ? 'summary_large_image' : 'summary'} />
+      <meta name="twitter:title" content={v.title} />
+      <meta name="twitter:description" content={v.description} />
+      {shape.image ? <meta name="twitter:image" content={v.image} /> : null}
       <meta name="theme-color" content="#1d4d2b" />
       {/* An empty icon: browsers stop asking for /favicon.ico, which the catalogue does not ship. */}
       <link rel="icon" href="data:," />
       <link rel="stylesheet" href={assets.css} />
       <script type="module" src={assets.js} defer></script>
-      {search ? <script type="module" src={assets.search} defer></script> : null}
+      {shape.search ? <script type="module" src={assets.search} defer></script> : null}
+    </>
+  );
+}
+
+/** A value may open a URL attribute of a template only when React keeps it as it is: an http(s) URL here. */
+const keptByReact = (url: string | undefined): boolean => url === undefined || url === '' || /^https?:\/\//i.test(url);
+
+export function Head({ head, site, assets, search = false }: HeadProps) {
+  const image = head.image ? (/^https?:\/\//i.test(head.image.url) ? head.image.url : absoluteUrl(site.origin, head.image.url)) : undefined;
+  const shape: HeadShape = {
+    keywords: head.keywords !== '',
+    noindex: !head.indexable,
+    canonical: head.canonical !== '',
+    prev: Boolean(head.prev),
+    next: Boolean(head.next),
+    image: image !== undefined,
+    width: image !== undefined && Boolean(head.image?.width),
+    height: image !== undefined && Boolean(head.image?.height),
+    published: Boolean(head.published),
+    modified: Boolean(head.modified),
+    search,
+  };
+  const values: HeadValues = {
+    title: head.title,
+    description: head.description,
+    keywords: head.keywords,
+    canonical: head.canonical,
+    prev: head.prev ?? '',
+    next: head.next ?? '',
+    ogType: head.ogType,
+    image: image ?? '',
+    width: String(head.image?.width ?? ''),
+    height: String(head.image?.height ?? ''),
+    alt: head.image?.alt ?? '',
+    published: head.published ?? '',
+    modified: head.modified ?? '',
+  };
+  const fields = (list: readonly string[]) => (
+    <HeadFields site={site} assets={assets} shape={shape} v={Object.fromEntries(VALUES.map((name, i) => [name, list[i]])) as HeadValues} />
+  );
+  return (
+    <head>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      {/* The same on every page of one shape but for its values; React puts charset, viewport and image preloads before it. */}
+      {keptByReact(head.canonical) && keptByReact(head.prev) && keptByReact(head.next) ? (
+        <RepeatedHead cacheKey={`head\n${Object.values(shape).map(Number).join('')}`} values={VALUES.map((name) => values[name])} render={fields} />
+      ) : (
+        <HeadFields site={site} assets={assets} shape={shape} v={values} />
+      )}
       {thirdPartyScripts(site.thirdParty).map((s) => (
         <script key={s.key} src={s.src} async {...s.data}></script>
       ))}

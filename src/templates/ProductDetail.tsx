@@ -10,7 +10,7 @@ import { safeHref } from '../render/text.js';
 import { listHref } from '../render/view.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
-import { ArticleCard, ProductCard } from './Cards.js';
+import { RelatedArticles, RelatedProducts } from './Cards.js';
 import { Gallery } from './Gallery.js';
 import { Inquire } from './Inquire.js';
 import type { ScreenProps } from './props.js';
@@ -120,26 +120,8 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
         <Share url={head.canonical} title={product.name} />
       </article>
       <Inquire action={model.site.inquiryEndpoint} page={route.path} product={product.name} type="quote" heading={`Inquire about ${product.name}`} />
-      {related.length > 0 ? (
-        <section aria-labelledby="related-products-heading">
-          <h2 id="related-products-heading">Related products</h2>
-          <ul className="card-grid">
-            {related.map((p) => (
-              <ProductCard key={p.id} model={model} product={p} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {articles.length > 0 ? (
-        <section aria-labelledby="related-articles-heading">
-          <h2 id="related-articles-heading">Related articles</h2>
-          <ul className="card-grid">
-            {articles.map((a) => (
-              <ArticleCard key={a.id} model={model} article={a} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <RelatedProducts model={model} products={related} />
+      <RelatedArticles model={model} articles={articles} />
     </div>
   );
 }

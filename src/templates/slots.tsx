@@ -30,6 +30,8 @@ export interface PieceRef {
   values: readonly string[];
   /** Rendered in place with markers, between its opening and closing slots (its template was not known yet). */
   inline: boolean;
+  /** A piece of <head> whose template is not known yet: renders it with markers, to be rendered on its own. */
+  alone?: () => ReactNode;
 }
 
 export interface SlotSink {
@@ -72,4 +74,20 @@ export function identityOf(entity: object): number {
   let n = identities.get(entity);
   if (n === undefined) identities.set(entity, (n = nextIdentity++));
   return n;
+}
+
+/**
+ * A repeated piece of <head>. React moves title, meta and link out of their
+ * place (after charset, viewport and image preloads), so such a piece cannot
+ * be taken from the page: it always stands as a slot, and the render stage
+ * renders its template on its own, in a <head> of its own, where React
+ * orders it the same way. Same rules as Repeated.
+ */
+export function RepeatedHead({ cacheKey, values, render }: { cacheKey: string; values: readonly string[]; render: (values: readonly string[]) => ReactNode }) {
+  const sink = useContext(SlotContext);
+  if (sink === null) return render(values);
+  const index = sink.pieces.length;
+  const known = sink.has(cacheKey);
+  sink.pieces.push({ key: cacheKey, values, inline: false, alone: known ? undefined : () => render(values.map((_, j) => sink.marker(j))) });
+  return <template data-slot={String(index)}></template>;
 }

@@ -74,8 +74,8 @@ describe('header and footer rendered once per model', () => {
 describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled in from the per-model cache', () => {
   // Text and attribute values that need escaping, replacement patterns, NUL (what the markers are made of) and a marker lookalike.
   const NASTY = `Q"&'<x> $' $& \u2028 \u0000 \u00000\u0000 %00`;
-  const nastyCatalogue = () => {
-    const catalogue = fixtureCatalogue({ productName: NASTY });
+  const nastyCatalogue = (thirdParty?: Record<string, string>) => {
+    const catalogue = fixtureCatalogue({ productName: NASTY, thirdParty });
     catalogue.articles[0] = { ...catalogue.articles[0], headline: `A & B <script>${NASTY}`, category: `Cat ${NASTY}` };
     catalogue.news[0] = { ...catalogue.news[0], title: `News ${NASTY}` };
     catalogue.products[1] = { ...catalogue.products[1], specification: `Spec ${NASTY}`, summary: `Sum ${NASTY}` };
@@ -84,9 +84,15 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     return catalogue;
   };
 
-  test('every page equals the page with every piece rendered in place, byte for byte, on first sight and from the cache', async () => {
+  // Third-party scripts are async: React hoists them into <head> around the head's own repeated piece.
+  const THIRD_PARTY = { analyticsId: 'G-AB"<x>&1', tagManagerId: 'GTM-1', chatWidgetId: 'a/b', errorReportingDsn: 'https://abc123@o1.ingest.sentry.io/42' };
+  test.each([
+    ['', undefined],
+    [' with third-party scripts', THIRD_PARTY],
+  ])('every page equals the page with every piece rendered in place, byte for byte, on first sight and from the cache%s', async (_, thirdParty) => {
     const { renderRouteInPlace } = await import('../../src/render/page.js');
-    const catalogue = nastyCatalogue();
+    const catalogue = nastyCatalogue(thirdParty);
+    if (thirdParty) catalogue.pages[0] = { ...catalogue.pages[0], featuredProducts: catalogue.products.map((p) => p.id) };
     const model = createSiteModel(catalogue, ASSETS);
     const expected = catalogue.routes.map((route) => renderRouteInPlace(model, route));
     // Forwards (each piece captured where first seen), then backwards (most pieces from the cache).

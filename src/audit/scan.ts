@@ -522,7 +522,8 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
   if (last < length) addText(s, html.slice(last));
   if (s.anchor) closeAnchor(s);
 
-  facts.visibleText = facts.jsonLd.length > 0 ? collapse(s.visible.join(' ')).toLowerCase() : '';
+  // A whole page's text always has runs to collapse: replace without testing first.
+  facts.visibleText = facts.jsonLd.length > 0 ? s.visible.join(' ').replace(UNCOLLAPSED, ' ').trim().toLowerCase() : '';
   facts.lorem = /\blorem\s+ipsum\b/i.test(facts.jsonLd.length > 0 ? facts.visibleText : s.visible.join(' '));
   facts.mainText = s.main.join(' ');
   return facts;

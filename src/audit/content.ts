@@ -179,19 +179,30 @@ export function similarity(a: readonly number[], b: readonly number[]): number {
   return same / MINHASH_SIZE;
 }
 
+/** A hash of one band of a signature (a small integer, so the bucket map needs no string keys). */
+function bandHash(sig: readonly number[], band: number): number {
+  let h = band;
+  for (let k = band * ROWS; k < (band + 1) * ROWS; k++) h = Math.imul(h ^ (sig[k] | 0), FNV_PRIME);
+  return fmix32(h) & 0x3fffffff;
+}
+
+function sameBand(a: readonly number[], b: readonly number[], band: number): boolean {
+  for (let k = band * ROWS; k < (band + 1) * ROWS; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /**
- * A band of a signature as a short string: the band number, then each
- * 32-bit value as two UTF-16 code units. Equal keys mean equal bands, as with
- * joining the numbers, but without formatting eight numbers per band.
+ * The items of one hash bucket split into groups with exactly equal bands,
+ * each in item order: a hash collision must not make a candidate pair.
  */
-function bandKey(sig: readonly number[], band: number): string {
-  const o = band * ROWS;
-  const v = (k: number): number => sig[o + k];
-  return String.fromCharCode(
-    band,
-    v(0) >>> 16, v(0) & 0xffff, v(1) >>> 16, v(1) & 0xffff, v(2) >>> 16, v(2) & 0xffff, v(3) >>> 16, v(3) & 0xffff,
-    v(4) >>> 16, v(4) & 0xffff, v(5) >>> 16, v(5) & 0xffff, v(6) >>> 16, v(6) & 0xffff, v(7) >>> 16, v(7) & 0xffff,
-  );
+function exactGroups(signatures: ReadonlyArray<readonly number[]>, items: readonly number[], band: number): number[][] {
+  const groups: number[][] = [];
+  for (const item of items) {
+    const group = groups.find((g) => sameBand(signatures[g[0]], signatures[item], band));
+    if (group) group.push(item);
+    else groups.push([item]);
+  }
+  return groups;
 }
 
 /**
@@ -199,22 +210,25 @@ function bandKey(sig: readonly number[], band: number): string {
  * 8 bands of 8 rows makes pairs from about 77 % similarity candidates; each
  * candidate pair is then checked on the whole signature. Large buckets (a
  * shared template) are compared against their first member only, so the
- * cost stays linear.
+ * cost stays linear. Buckets are found by a hash of the band, then split by
+ * exact equality.
  */
 export function nearDuplicatePairs(
   signatures: ReadonlyArray<readonly number[]>,
   threshold: number,
 ): Array<[number, number, number]> {
-  const buckets = new Map<string, number[]>();
-  signatures.forEach((sig, index) => {
-    if (sig.length !== MINHASH_SIZE) return;
-    for (let b = 0; b < BANDS; b++) {
-      const key = bandKey(sig, b);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(index);
-      else buckets.set(key, [index]);
-    }
-  });
+  const buckets: number[][] = [];
+  for (let b = 0; b < BANDS; b++) {
+    const byHash = new Map<number, number[]>();
+    signatures.forEach((sig, index) => {
+      if (sig.length !== MINHASH_SIZE) return;
+      const key = bandHash(sig, b);
+      const items = byHash.get(key);
+      if (items) items.push(index);
+      else byHash.set(key, [index]);
+    });
+    for (const items of byHash.values()) if (items.length > 1) buckets.push(...exactGroups(signatures, items, b));
+  }
   const seen = new Set<string>();
   const pairs: Array<[number, number, number]> = [];
   const consider = (i: number, j: number): void => {
@@ -224,7 +238,7 @@ export function nearDuplicatePairs(
     const s = similarity(signatures[i], signatures[j]);
     if (s >= threshold) pairs.push(i < j ? [i, j, s] : [j, i, s]);
   };
-  for (const bucket of buckets.values()) {
+  for (const bucket of buckets) {
     if (bucket.length < 2) continue;
     if (bucket.length <= 50) {
       for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) consider(bucket[x], bucket[y]);

@@ -319,14 +319,20 @@ export function relatedProducts(model: SiteModel, product: Product, limit = 4): 
 export function relatedArticles(model: SiteModel, product: Product, limit = 4): Article[] {
   const chosen: Article[] = [];
   const seen = new Set<string>();
-  for (const a of [
-    ...product.relatedArticles.map((id) => model.articles.get(id)),
-    ...(model.articlesAbout.get(product.id) ?? []),
-  ]) {
-    if (a && !seen.has(a.id) && chosen.length < limit) {
+  const take = (a: Article | undefined): void => {
+    if (a && !seen.has(a.id)) {
       seen.add(a.id);
       chosen.push(a);
     }
+  };
+  for (const id of product.relatedArticles) {
+    if (chosen.length >= limit) return chosen;
+    take(model.articles.get(id));
+  }
+  // A popular product is named by hundreds of articles: stop at the limit.
+  for (const a of model.articlesAbout.get(product.id) ?? []) {
+    if (chosen.length >= limit) break;
+    take(a);
   }
   return chosen;
 }

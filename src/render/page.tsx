@@ -13,7 +13,7 @@ import { Home } from '../templates/Home.js';
 import { KnowledgeList } from '../templates/KnowledgeList.js';
 import { Footer } from '../templates/Footer.js';
 import { Header } from '../templates/Header.js';
-import { type PieceRef, SlotContext, type SlotSink, closeSlot, openSlot } from '../templates/slots.js';
+import { type PieceRef, SlotContext, type SlotSink } from '../templates/slots.js';
 import { Layout, PageTop, SLOT } from '../templates/Layout.js';
 import { NewsDetail } from '../templates/NewsDetail.js';
 import { NewsList } from '../templates/NewsList.js';
@@ -115,6 +115,7 @@ function pieceCache(model: SiteModel): PieceCache {
 }
 
 const markerOf = (nonce: string, j: number): string => `\u0000${nonce}:${j}\u0000`;
+const slotOf = (nonce: string, index: number, close = false): string => `\u0000${nonce}#${close ? '/' : ''}${index}\u0000`;
 
 /**
  * A template from a piece rendered in place with markers. The HTML is
@@ -160,6 +161,7 @@ function sinkFor(cache: PieceCache): SlotSink {
     pieces: [],
     has: (key) => cache.templates.has(key),
     marker: (j) => markerOf(cache.nonce, j),
+    slot: (index, close) => slotOf(cache.nonce, index, close),
   };
 }
 
@@ -205,7 +207,7 @@ function assemble(model: SiteModel, section: string, page: string, pieces: reado
   const cache = pieceCache(model);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i];
-    const slot = openSlot(i);
+    const slot = slotOf(cache.nonce, i);
     const name = (): string => piece.key.split('\n', 1)[0];
     const at = page.indexOf(slot, cursor);
     if (at < 0 || at > f) throw new Error(`slot ${i} (${name()}) missing from the rendered page`);
@@ -218,7 +220,7 @@ function assemble(model: SiteModel, section: string, page: string, pieces: reado
       template = parseTemplate(renderAlone(piece.alone()), cache.nonce, piece.values.length);
       cache.templates.set(piece.key, template);
     } else if (piece.inline) {
-      const close = closeSlot(i);
+      const close = slotOf(cache.nonce, i, true);
       const end = page.indexOf(close, cursor);
       if (end < 0 || end > f) throw new Error(`slot ${i} (${name()}) is not closed`);
       template = parseTemplate(page.slice(cursor, end), cache.nonce, piece.values.length);

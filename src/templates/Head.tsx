@@ -52,6 +52,17 @@ interface HeadShape {
   search: boolean;
 }
 
+const SHAPE_FIELDS = ['keywords', 'noindex', 'canonical', 'prev', 'next', 'image', 'width', 'height', 'published', 'modified', 'search'] as const;
+// Every field of the shape names the template: the compiler fails here when one is missing from the key.
+const shapeFieldsComplete: [Exclude<keyof HeadShape, (typeof SHAPE_FIELDS)[number]>] extends [never] ? true : never = true;
+void shapeFieldsComplete;
+
+function shapeKey(shape: HeadShape): string {
+  let key = 'head\n';
+  for (const field of SHAPE_FIELDS) key += shape[field] ? '1' : '0';
+  return key;
+}
+
 /** What a head prints, in this order: the values of its template. */
 const VALUES = ['title', 'description', 'keywords', 'canonical', 'prev', 'next', 'ogType', 'image', 'width', 'height', 'alt', 'published', 'modified'] as const;
 type HeadValues = Record<(typeof VALUES)[number], string>;
@@ -139,7 +150,7 @@ export function Head({ head, site, assets, search = false }: HeadProps) {
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       {/* The same on every page of one shape but for its values; React puts charset, viewport and image preloads before it. */}
       {keptByReact(head.canonical) && keptByReact(head.prev) && keptByReact(head.next) ? (
-        <RepeatedHead cacheKey={`head\n${Object.values(shape).map(Number).join('')}`} values={VALUES.map((name) => values[name])} render={fields} />
+        <RepeatedHead cacheKey={shapeKey(shape)} values={VALUES.map((name) => values[name])} render={fields} />
       ) : (
         <HeadFields site={site} assets={assets} shape={shape} v={values} />
       )}

@@ -1,18 +1,18 @@
 /**
  * Pieces that repeat across pages (cards, the Share block, inquiry sections,
- * breadcrumb trails) are rendered by React once per site model and reused.
+ * breadcrumb trails, the head's fields) are rendered by React once per site
+ * model and reused.
  *
- * Inside renderRoute a <Repeated> piece either stands as an empty
- * <template data-slot="N"> (its template is known) or, the first time, is
- * rendered in place between <template data-slot="N"> and
- * <template data-slot="/N">, with markers where its per-page values go; the
- * render stage then takes the template from there and puts every piece in,
- * its values escaped exactly as React escapes text and attributes. Outside
- * renderRoute (no sink) a piece renders directly with its values.
+ * Inside renderRoute a <Repeated> piece either stands as a slot mark (its
+ * template is known) or, the first time, is rendered in place between its
+ * opening and closing marks, with value marks where its per-page values go;
+ * the render stage then takes the template from there and puts every piece
+ * in, its values escaped exactly as React escapes text and attributes.
+ * Outside renderRoute (no sink) a piece renders directly with its values.
  *
- * Content cannot forge a slot: React escapes every `<` in text and
- * attributes, and JSON-LD writes it as \u003c. It cannot forge a marker
- * either: markers carry a random nonce of the sink's model.
+ * Marks are text: NUL, a random nonce of the sink's model, a number, NUL.
+ * React writes them through unescaped, and content cannot forge one: it
+ * would have to know the nonce, which never reaches a page.
  *
  * Rules for a piece's `render(values)`: everything its HTML depends on,
  * besides `values`, is named by its key (and the site model); values are
@@ -40,12 +40,11 @@ export interface SlotSink {
   has(key: string): boolean;
   /** What stands for `values[j]` in a piece rendered in place. */
   marker(j: number): string;
+  /** The mark where piece `index` stands (or opens, when rendered in place); `close` marks its end. */
+  slot(index: number, close?: boolean): string;
 }
 
 export const SlotContext = createContext<SlotSink | null>(null);
-
-export const openSlot = (index: number): string => `<template data-slot="${index}"></template>`;
-export const closeSlot = (index: number): string => `<template data-slot="/${index}"></template>`;
 
 const NO_VALUES: readonly string[] = [];
 
@@ -55,13 +54,13 @@ export function Repeated({ cacheKey, values = NO_VALUES, render }: { cacheKey: s
   const index = sink.pieces.length;
   const inline = !sink.has(cacheKey);
   sink.pieces.push({ key: cacheKey, values, inline });
-  if (!inline) return <template data-slot={String(index)}></template>;
+  if (!inline) return sink.slot(index);
   return (
     <>
-      <template data-slot={String(index)}></template>
+      {sink.slot(index)}
       {/* Pieces inside a piece render directly, with the outer piece's markers. */}
       <SlotContext.Provider value={null}>{render(values.map((_, j) => sink.marker(j)))}</SlotContext.Provider>
-      <template data-slot={`/${index}`}></template>
+      {sink.slot(index, true)}
     </>
   );
 }
@@ -89,5 +88,5 @@ export function RepeatedHead({ cacheKey, values, render }: { cacheKey: string; v
   const index = sink.pieces.length;
   const known = sink.has(cacheKey);
   sink.pieces.push({ key: cacheKey, values, inline: false, alone: known ? undefined : () => render(values.map((_, j) => sink.marker(j))) });
-  return <template data-slot={String(index)}></template>;
+  return sink.slot(index);
 }

@@ -59,6 +59,8 @@ describe('header and footer rendered once per model', () => {
     for (const route of catalogue.routes) {
       const html = renderRoute(model, route);
       expect(html).not.toContain('data-slot');
+      // Repeated pieces stand as NUL-delimited marks until filled in; none may be left.
+      expect(html).not.toContain('\u0000');
       expect(html.match(/<header class="site-header">/g)?.length).toBe(1);
       expect(html.match(/<footer class="site-footer">/g)?.length).toBe(1);
       expect(html).toContain('<a class="nav-group-title" href="/herb-extract">Herb $&#x27; $&amp; Extract</a>');

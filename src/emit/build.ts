@@ -128,9 +128,6 @@ function stopwatch() {
   };
 }
 
-/** Routes queued for the workers at most: about two seconds of rendering, and bounded memory for the bodies they carry. */
-const IN_FLIGHT_ROUTES = 3000;
-
 const NO_LINKS: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -394,9 +391,10 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalo
     pool.run<ArtworkResult>({ kind: 'artwork', from: i * artworkSize, to: Math.min(productCount, (i + 1) * artworkSize) }),
   );
   const notFound = pool.run<NotFoundResult>({ kind: 'not-found' });
-  // Enough batches in flight that no worker waits while the main thread builds the search index (all of a
-  // small site at once), few enough that a large one never sits in the queue whole.
-  const lanes = Math.max(pool.threads * 2, Math.ceil(Math.min(plan.length, IN_FLIGHT_ROUTES) / size));
+  // One lane for the main thread and two per worker (one batch rendering, one waiting), all taking from the
+  // same cursor: whichever thread is faster takes more. More lanes would queue the work in the pool up
+  // front, and the main thread, which takes a batch only when it is free, would get almost none of it.
+  const lanes = pool.workers * 2 + 1;
   const [, nf, art] = await allSettledOrThrow([allSettledOrThrow(Array.from({ length: lanes }, lane)), notFound, allSettledOrThrow(artwork)] as const);
   mergeTally(tally, nf.links);
   for (const a of art) failures.push(...a.failures);

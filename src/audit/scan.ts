@@ -122,28 +122,72 @@ const noAttributes = (): Attributes => ({
 // Not frozen: a frozen object has another hidden class, which made every attribute read polymorphic.
 const NO_ATTRIBUTES: Readonly<Attributes> = noAttributes();
 
-/** HTML keeps the first of duplicate attributes; values are decoded only for the attributes kept. */
-function setAttribute(attrs: Attributes, name: string, value: string): void {
-  switch (name) {
-    case 'id': if (attrs.id === undefined) attrs.id = decodeEntities(value); break;
-    case 'name': if (attrs.name === undefined) attrs.name = decodeEntities(value); break;
-    case 'href': if (attrs.href === undefined) attrs.href = decodeEntities(value); break;
-    case 'rel': if (attrs.rel === undefined) attrs.rel = decodeEntities(value); break;
-    case 'src': if (attrs.src === undefined) attrs.src = decodeEntities(value); break;
-    case 'srcset': if (attrs.srcset === undefined) attrs.srcset = decodeEntities(value); break;
-    case 'alt': if (attrs.alt === undefined) attrs.alt = decodeEntities(value); break;
-    case 'width': if (attrs.width === undefined) attrs.width = decodeEntities(value); break;
-    case 'height': if (attrs.height === undefined) attrs.height = decodeEntities(value); break;
-    case 'content': if (attrs.content === undefined) attrs.content = decodeEntities(value); break;
-    case 'type': if (attrs.type === undefined) attrs.type = decodeEntities(value); break;
-    case 'data-screen': if (attrs.screen === undefined) attrs.screen = decodeEntities(value); break;
+/** The attribute names the facts use, in slot order (see setAttribute). */
+const USED_ATTRIBUTES = ['id', 'name', 'href', 'rel', 'src', 'srcset', 'alt', 'width', 'height', 'content', 'type', 'data-screen'];
+/** Slots of the used names by name length, so most names are ruled out by their length and first character. */
+const SLOTS_BY_LENGTH: number[][] = [];
+USED_ATTRIBUTES.forEach((name, slot) => (SLOTS_BY_LENGTH[name.length] ??= []).push(slot));
+
+/**
+ * The slot of the attribute named html[start, end) (ASCII case-insensitive),
+ * or -1 when the facts do not use it. Compared in place: slicing and
+ * lower-casing every name (class, aria-*, data-*) cost more than the rest.
+ */
+function attributeSlot(html: string, start: number, end: number): number {
+  const candidates = SLOTS_BY_LENGTH[end - start];
+  if (candidates === undefined) return -1;
+  for (const slot of candidates) {
+    const name = USED_ATTRIBUTES[slot];
+    let t = 0;
+    // Attribute-name characters exclude whitespace, so (c | 32) equals a lower-case letter or '-' only for that character.
+    while (t < name.length && (html.charCodeAt(start + t) | 32) === name.charCodeAt(t)) t++;
+    if (t === name.length) return slot;
+  }
+  return -1;
+}
+
+/** The value of a slot's attribute, undefined while unset. */
+function attributeAt(attrs: Attributes, slot: number): string | undefined {
+  switch (slot) {
+    case 0: return attrs.id;
+    case 1: return attrs.name;
+    case 2: return attrs.href;
+    case 3: return attrs.rel;
+    case 4: return attrs.src;
+    case 5: return attrs.srcset;
+    case 6: return attrs.alt;
+    case 7: return attrs.width;
+    case 8: return attrs.height;
+    case 9: return attrs.content;
+    case 10: return attrs.type;
+    default: return attrs.screen;
+  }
+}
+
+/** HTML keeps the first of duplicate attributes; values are sliced and decoded only for the attributes kept. */
+function setAttribute(attrs: Attributes, slot: number, html: string, valueStart: number, valueEnd: number): void {
+  if (attributeAt(attrs, slot) !== undefined) return;
+  const value = valueStart === -1 ? '' : decodeEntities(html.slice(valueStart, valueEnd));
+  switch (slot) {
+    case 0: attrs.id = value; break;
+    case 1: attrs.name = value; break;
+    case 2: attrs.href = value; break;
+    case 3: attrs.rel = value; break;
+    case 4: attrs.src = value; break;
+    case 5: attrs.srcset = value; break;
+    case 6: attrs.alt = value; break;
+    case 7: attrs.width = value; break;
+    case 8: attrs.height = value; break;
+    case 9: attrs.content = value; break;
+    case 10: attrs.type = value; break;
+    default: attrs.screen = value;
   }
 }
 
 /**
  * The attributes in html[start, end): names are runs of [^\s"'>\/=], a value
  * follows `=` (quoted when its closing quote is inside the run, else up to
- * whitespace). Only names as long as a used one are sliced and compared.
+ * whitespace).
  */
 function parseAttributes(html: string, start: number, end: number): Attributes {
   const attrs = noAttributes();
@@ -184,10 +228,8 @@ function parseAttributes(html: string, start: number, end: number): Attributes {
         }
       }
     }
-    const length = nameEnd - nameStart;
-    if (length <= 7 || length === 11) {
-      setAttribute(attrs, lowerAscii(html.slice(nameStart, nameEnd)), valueStart === -1 ? '' : html.slice(valueStart, valueEnd));
-    }
+    const slot = attributeSlot(html, nameStart, nameEnd);
+    if (slot !== -1) setAttribute(attrs, slot, html, valueStart, valueEnd);
   }
   return attrs;
 }

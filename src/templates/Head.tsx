@@ -148,7 +148,7 @@ export function Head({ head, site, assets, search = false }: HeadProps) {
     <head>
       <meta charSet="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
-      {/* The same on every page of one shape but for its values; React puts charset, viewport and image preloads before it. */}
+      {/* The same on every page of one shape but for its values: every title, meta and link of the head, first in place (see RepeatedHead). */}
       {keptByReact(head.canonical) && keptByReact(head.prev) && keptByReact(head.next) ? (
         <RepeatedHead cacheKey={shapeKey(shape)} values={VALUES.map((name) => values[name])} render={fields} />
       ) : (

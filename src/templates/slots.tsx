@@ -76,11 +76,15 @@ export function identityOf(entity: object): number {
 }
 
 /**
- * A repeated piece of <head>. React moves title, meta and link out of their
- * place (after charset, viewport and image preloads), so such a piece cannot
- * be taken from the page: it always stands as a slot, and the render stage
- * renders its template on its own, in a <head> of its own, where React
- * orders it the same way. Same rules as Repeated.
+ * A repeated piece of <head>. React writes a head in this order: charset,
+ * viewport, image preloads and async scripts, then every title, meta and
+ * link (hoisted out of their place), then the other children in place. So
+ * such a piece cannot be taken from the page: it always stands as a slot,
+ * and the render stage renders its template on its own, in a <head> of its
+ * own, where React orders it the same way. For the page to come out the
+ * same, the piece must hold every title, meta and link of the head (but
+ * charset and viewport) and be the first of the head's children that stay
+ * in place. Otherwise the rules of Repeated apply.
  */
 export function RepeatedHead({ cacheKey, values, render }: { cacheKey: string; values: readonly string[]; render: (values: readonly string[]) => ReactNode }) {
   const sink = useContext(SlotContext);

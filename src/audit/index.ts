@@ -32,6 +32,8 @@ export interface AuditOptions {
   settings: RuleSettings;
   /** Worker threads; 0 runs in this thread. Default: one per core. */
   threads?: number;
+  /** Folders waiting to be walked before the pool takes over (default 5,000; tests lower it). */
+  poolMinFolders?: number;
   /** YYYY-MM-DD; default today (UTC). */
   today?: string;
   /** Called after each phase with its duration, for progress output and benchmarks. */
@@ -83,9 +85,10 @@ export interface AuditReport {
 const BATCH = 64;
 /**
  * Below this many folders waiting to be walked the pool does not pay: on the
- * shipped site (1,467 pages, 2 cores, under chrt -f 50) two workers took the
- * same wall time as one thread and a third more CPU: each worker starts,
- * loads the modules and warms the JIT on its own.
+ * shipped site (1,467 pages, 2 cores) two workers took the same wall time as
+ * one thread and a third more CPU, and this thread plus one worker was slower
+ * than this thread alone whenever the machine had other work: each worker
+ * starts, loads the modules and warms the JIT on its own.
  */
 const POOL_MIN_FOLDERS = 5000;
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -221,7 +224,7 @@ interface Walked {
  * then takes them in batches, a few in flight per thread, and results are
  * compacted as they arrive rather than held whole.
  */
-async function walkDist(ctx: WalkContext, threads: number): Promise<Walked> {
+async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: number): Promise<Walked> {
   const files = new Map<string, number>();
   const pages: PageResult[] = [];
   const intern = interner();
@@ -235,7 +238,7 @@ async function walkDist(ctx: WalkContext, threads: number): Promise<Walked> {
   const workerUrl = new URL('./worker.js', import.meta.url);
   // Under vitest this module is TypeScript and no compiled worker sits beside it: walk inline.
   const poolable = threads > 0 && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
-  while (next < folders.length && !(poolable && folders.length - next >= POOL_MIN_FOLDERS)) absorb(walk(ctx, { folders: [folders[next++]] }));
+  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(walk(ctx, { folders: [folders[next++]] }));
   if (next < folders.length) {
     const { Piscina } = await import('piscina');
     const pool = new Piscina({
@@ -297,7 +300,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   phase('robots.txt, origin');
 
   const ctx: WalkContext = { dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, routes };
-  const { files, pages: results } = await walkDist(ctx, opts.threads ?? availableParallelism());
+  const { files, pages: results } = await walkDist(ctx, opts.threads ?? availableParallelism(), opts.poolMinFolders ?? POOL_MIN_FOLDERS);
   phase(`walk ${files.size} files, check ${results.length} pages`);
 
   const pages = results.map((r) => r.site);

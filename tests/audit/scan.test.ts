@@ -56,5 +56,12 @@ describe('scanner = reference extractor', () => {
 
   it('decodes named and numeric entities, leaving unknown ones', () => {
     expect(decodeEntities('&amp;&lt;&gt;&quot;&#39;&#x41;&nbsp;&bogus;')).toBe('&<>"\'A\u00a0&bogus;');
+    // Numeric references: at most 7 decimal or 6 hex digits, U+FFFD outside 1…10FFFF, ';' optional.
+    expect(decodeEntities('&#0; &#1114111; &#1114112; &#12345678 &#x10FFFF; &#x110000; &#x1F600 &#x1234567')).toBe(
+      '\ufffd \u{10ffff} \ufffd \ufffd8 \u{10ffff} \ufffd \u{1f600} \ufffd7',
+    );
+    // Names: any case of a known one; unknown or one-letter names, bare '&' and empty references stay.
+    expect(decodeEntities('Fish &AMP; Chips &Amp &ampx; &a; & &#; &#x; &copy&reg;')).toBe('Fish & Chips & &ampx; &a; & &#; &#x; ©®');
+    expect(decodeEntities('a&nbsp&nbsp;b &hellip; R&amp;D')).toBe('a\u00a0\u00a0b … R&D');
   });
 });

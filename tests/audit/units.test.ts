@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadAuditConfig, resolveSettings } from '../../src/audit/config.js';
 import { auditConfigSchema } from '../../src/audit/config-schema.js';
-import { minhash, nearDuplicatePairs, similarity, words } from '../../src/audit/content.js';
+import { measureContent, minhash, nearDuplicatePairs, similarity, words } from '../../src/audit/content.js';
 import { extractPage } from '../../src/audit/extract.js';
 import { escapeHtml, renderHtmlReport } from '../../src/audit/html.js';
 import { blockedBy, googlebotRules, parseRobots } from '../../src/audit/robots.js';
@@ -82,6 +82,39 @@ describe('near duplicates', () => {
 
   it('gives texts shorter than a shingle no signature', () => {
     expect(minhash(words('only four words here'))).toEqual([]);
+  });
+
+  it('pairs every member of a large shared bucket with its first member, and no pair twice', () => {
+    // 60 pages of one template (a bucket over 50) and a near copy of the first.
+    const template = minhash(base);
+    const near = minhash([...base.slice(0, 399), 'z']);
+    const pairs = nearDuplicatePairs([...Array.from({ length: 60 }, () => template), near], 0.9);
+    expect(pairs.filter(([i]) => i === 0).length).toBe(60);
+    expect(pairs.every(([i, j]) => i < j)).toBe(true);
+    expect(new Set(pairs.map(([i, j]) => `${i},${j}`)).size).toBe(pairs.length);
+  });
+});
+
+describe('content measures', () => {
+  const text = 'Grape Seed Extract 95% OPC: a bulk powder, tested by HPLC; shipped in 25 kg drums.';
+  it('counts the words words() finds and signs the same shingles as minhash()', () => {
+    for (const t of [text, '', '  …  ', 'one', 'İstanbul ŞEHİR straße — ΣΊΣΥΦΟΣ\u00a0x\u3000y', text.repeat(40)]) {
+      const m = measureContent(t, true);
+      expect(m.words).toBe(words(t).length);
+      expect(m.signature).toEqual(minhash(words(t)));
+      expect(measureContent(t, false).signature).toEqual([]);
+    }
+  });
+
+  it('hashes the words, not the markup, spacing, punctuation or case', () => {
+    const hash = (t: string) => measureContent(t, false).hash;
+    expect(hash(text)).toMatch(/^[0-9a-f]{16}$/);
+    expect(hash(text)).toBe(hash(`  grape seed EXTRACT 95 opc a bulk powder\ttested by hplc shipped in 25 kg drums`));
+    expect(hash(text)).not.toBe(hash(text.replace('25 kg', '50 kg')));
+    expect(hash('seed grape')).not.toBe(hash('grape seed'));
+    expect(hash('ab c')).not.toBe(hash('a bc'));
+    expect(hash('')).toBe('');
+    expect(hash(' , ')).toBe('');
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
+import type { Block } from '../../src/load/schema.js';
 import { createSiteModel } from '../../src/render/model.js';
 import { renderErrorFallback, renderRoute, render404 } from '../../src/render/page.js';
 import { ASSETS, fixtureCatalogue } from '../render/fixture.js';
@@ -111,6 +112,34 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     expect(product).toContain('name="page" value="/monomer/bulk-quercetin"');
     expect(product).toContain('data-url="https://www.example.com/monomer/bulk-quercetin"');
     expect(product).toContain(`<td>Spec Q&quot;&amp;&#x27;&lt;x&gt; $&#x27; $&amp; \u2028`);
+  });
+
+  test('bodies of one outline share a template, each printing its own strings in place, every kind of block', async () => {
+    const { renderRouteInPlace } = await import('../../src/render/page.js');
+    const { outlineBlocks } = await import('../../src/templates/Blocks.js');
+    const body = (tag: string): Block[] => [
+      { type: 'heading', level: 2, text: `Heading ${tag}` },
+      { type: 'heading', level: 3, text: `Sub ${tag}` },
+      { type: 'paragraph', text: `Plain ${tag}` },
+      { type: 'paragraph', text: [`Before ${tag} `, { text: `inside ${tag}`, href: `/monomer/${tag}` }, ' between ', { text: `out ${tag}`, href: `https://example.org/${tag}?a=1&b=2` }, { text: `bad ${tag}`, href: 'javascript:alert(1)' }, ''] },
+      { type: 'list', items: [`one ${tag}`, [{ text: `two ${tag}`, href: `mailto:x@example.com?subject=${tag}` }]] },
+      { type: 'list', ordered: true, items: [`first ${tag}`] },
+      { type: 'table', caption: `Caption ${tag}`, head: ['Item', `Value ${tag}`], rows: [['a', `b ${tag}`], ['c', '']] },
+      { type: 'table', head: ['Only'], rows: [[`cell ${tag}`]] },
+      { type: 'quote', text: `Quote ${tag}`, cite: `Cite ${tag}` },
+      { type: 'quote', text: `Bare ${tag}` },
+    ];
+    const catalogue = fixtureCatalogue();
+    catalogue.articles[0] = { ...catalogue.articles[0], body: body(NASTY) };
+    catalogue.articles[1] = { ...catalogue.articles[1], body: body('second') };
+    expect(outlineBlocks(catalogue.articles[0].body).outline).toBe(outlineBlocks(catalogue.articles[1].body).outline);
+    const model = createSiteModel(catalogue, ASSETS);
+    const [first, second] = catalogue.articles.slice(0, 2).map((a) => catalogue.routes.find((r) => r.nodeid === a.id)!);
+    for (const route of [first, second, first, second]) expect(renderRoute(model, route), route.path).toBe(renderRouteInPlace(model, route));
+    const html = renderRoute(model, second);
+    expect(html).toContain('<a href="https://example.org/second?a=1&amp;b=2" rel="noopener">out second</a>bad second</p>');
+    expect(html).toContain('<table><caption>Caption second</caption><thead><tr><th scope="col">Item</th><th scope="col">Value second</th></tr></thead>');
+    expect(html).toContain('<figure class="quote"><blockquote><p>Bare second</p></blockquote></figure>');
   });
 
   test('the inquiry form equals a direct render of InquiryFormMarkup', async () => {

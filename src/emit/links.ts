@@ -133,21 +133,37 @@ function collect(
   for (let i = 0; i < pieces.length; i++) {
     if (shared?.[i] === true) {
       let refs = sharedReferences.get(pieces[i]);
-      if (refs === undefined) {
-        refs = [];
-        scan(pieces[i], (ref) => refs!.push(ref));
+      if (refs === undefined || refs.origin !== origin) {
+        const found: SharedReferences = { origin, absolute: [], relative: [] };
+        scan(pieces[i], (ref) => {
+          if (ref.charCodeAt(0) !== 47 /* / */) found.relative.push(ref);
+          else {
+            const r = siteAbsolutePath(ref, origin);
+            if (r !== null) found.absolute.push(r);
+          }
+        });
         // Bounded: only the header and footer variants are expected here.
         if (sharedReferences.size >= 64) sharedReferences.clear();
-        sharedReferences.set(pieces[i], refs);
+        sharedReferences.set(pieces[i], (refs = found));
       }
-      for (const ref of refs) add(ref);
+      // A site-absolute reference resolves the same on every page; only relative ones need this page's path.
+      for (const r of refs.absolute) {
+        if (typeof r === 'string') internal.add(r);
+        else unsafe.add(r.unsafe);
+      }
+      for (const ref of refs.relative) add(ref);
     } else scan(pieces[i], add);
   }
   return { internal: [...internal], unsafe: [...unsafe] };
 }
 
-/** A shared piece → its raw references, in document order. */
-const sharedReferences = new Map<string, string[]>();
+/** A shared piece's references, in document order: the site-absolute ones resolved, the relative ones raw. */
+interface SharedReferences {
+  origin: string;
+  absolute: Array<string | { unsafe: string }>;
+  relative: string[];
+}
+const sharedReferences = new Map<string, SharedReferences>();
 
 /** Calls `found` with every raw reference (attribute value, srcset URL, reference meta content) in document order. */
 function scanReferences(html: string, found: (ref: string) => void): void {

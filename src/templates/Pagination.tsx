@@ -3,6 +3,7 @@
  * follow prev/next), with a window of page numbers around the current one.
  */
 import type { ListPageRef } from '../render/model.js';
+import { Repeated, identityOf } from './slots.js';
 
 /**
  * Every fifth page is always linked, so that on a long list (the knowledge
@@ -25,11 +26,51 @@ export function pageWindow(pages: readonly number[], current: number): number[] 
   return out;
 }
 
+/** One item of the page list: a link, the current page or a gap (0). */
+function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>) {
+  return n === 0 ? (
+    <li key={`gap${i}`} className="page-gap" aria-hidden="true">
+      …
+    </li>
+  ) : n === current ? (
+    <li key={n}>
+      <span aria-current="page">{n}</span>
+    </li>
+  ) : (
+    <li key={n}>
+      <a href={byNumber.get(n)} aria-label={`Page ${n}`}>
+        {n}
+      </a>
+    </li>
+  );
+}
+
+/**
+ * A run of page links and the gaps between them, outside the window around
+ * the current page: the same on every page of the list that shows it (on the
+ * knowledge library, most of 70 items).
+ */
+function Run({ pages, run, byNumber }: { pages: readonly ListPageRef[]; run: readonly number[]; byNumber: ReadonlyMap<number, string> }) {
+  if (run.length === 0) return null;
+  return <Repeated cacheKey={`page-run\n${identityOf(pages)}\n${run.join(' ')}`} render={() => run.map((n, i) => item(n, i, 0, byNumber))} />;
+}
+
 export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; current: number }) {
   if (pages.length < 2) return null;
   const byNumber = new Map(pages.map((p) => [p.page, p.path]));
   const prev = byNumber.get(current - 1);
   const next = byNumber.get(current + 1);
+  const shown = pageWindow(
+    pages.map((p) => p.page),
+    current,
+  );
+  // Links before and after the window (and the gaps among them) are runs; the window, with the gaps that border it, is this page's own.
+  const near = (n: number) => n !== 0 && Math.abs(n - current) <= 2;
+  let from = shown.findIndex(near);
+  let to = shown.length - 1 - [...shown].reverse().findIndex(near);
+  if (from < 0) [from, to] = [shown.length, shown.length - 1];
+  if (from > 0 && shown[from - 1] === 0) from--;
+  if (to + 1 < shown.length && shown[to + 1] === 0) to++;
   return (
     <nav className="pagination" aria-label="Pagination">
       {prev ? (
@@ -38,26 +79,9 @@ export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; 
         </a>
       ) : null}
       <ol>
-        {pageWindow(
-          pages.map((p) => p.page),
-          current,
-        ).map((n, i) =>
-          n === 0 ? (
-            <li key={`gap${i}`} className="page-gap" aria-hidden="true">
-              …
-            </li>
-          ) : n === current ? (
-            <li key={n}>
-              <span aria-current="page">{n}</span>
-            </li>
-          ) : (
-            <li key={n}>
-              <a href={byNumber.get(n)} aria-label={`Page ${n}`}>
-                {n}
-              </a>
-            </li>
-          ),
-        )}
+        <Run pages={pages} run={shown.slice(0, from)} byNumber={byNumber} />
+        {shown.slice(from, to + 1).map((n, i) => item(n, from + i, current, byNumber))}
+        <Run pages={pages} run={shown.slice(to + 1)} byNumber={byNumber} />
       </ol>
       {next ? (
         <a href={next} rel="next" className="page-step">

@@ -142,6 +142,21 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     expect(html).toContain('<figure class="quote"><blockquote><p>Bare second</p></blockquote></figure>');
   });
 
+  test('long lists: the runs of page links outside the window are shared, every page still equals its in-place render', async () => {
+    const { renderRouteInPlace } = await import('../../src/render/page.js');
+    const catalogue = fixtureCatalogue();
+    const [a1] = catalogue.articles;
+    for (let i = 0; i < 60; i++) catalogue.articles.push({ ...a1, id: `extra-${i}`, slug: `extra-${i}`, headline: `Extra ${i}`, date: `2022-01-${String((i % 28) + 1).padStart(2, '0')}` });
+    const knowledge = catalogue.routes.find((r) => r.path === '/knowledge/page-2')!;
+    for (let page = 3; page <= 31; page++) catalogue.routes.push({ ...knowledge, path: `/knowledge/page-${page}`, page });
+    const model = createSiteModel(catalogue, ASSETS);
+    const lists = catalogue.routes.filter((r) => r.screen === 'knowledge');
+    expect(lists.length).toBe(31);
+    for (const route of [...lists, ...[...lists].reverse()]) expect(renderRoute(model, route), route.path).toBe(renderRouteInPlace(model, route));
+    const page17 = renderRoute(model, lists.find((r) => r.page === 17)!);
+    expect(page17).toContain('<li><a href="/knowledge/page-15" aria-label="Page 15">15</a></li><li><a href="/knowledge/page-16" aria-label="Page 16">16</a></li><li><span aria-current="page">17</span></li>');
+  });
+
   test('the inquiry form equals a direct render of InquiryFormMarkup', async () => {
     const { renderToStaticMarkup } = await import('react-dom/server');
     const { createElement } = await import('react');

@@ -123,9 +123,10 @@ const slotOf = (nonce: string, index: number, close = false): string => `\u0000$
 
 /**
  * A template from a piece rendered in place with markers. The HTML is
- * copied: a slice would keep the whole page it came from alive in the cache.
+ * copied once: a slice would keep the whole page it came from alive in the cache.
  */
-function parseTemplate(html: string, nonce: string, values: number): Template {
+function parseTemplate(piece: string, nonce: string, values: number): Template {
+  const html = copy(piece);
   const open = `\u0000${nonce}:`;
   const literals: string[] = [];
   const slots: number[] = [];
@@ -134,11 +135,11 @@ function parseTemplate(html: string, nonce: string, values: number): Template {
     const end = html.indexOf('\u0000', at + open.length);
     const j = Number(html.slice(at + open.length, end));
     if (end < 0 || !(j >= 0 && j < values)) throw new Error(`a repeated piece holds a marker it has no value for: ${JSON.stringify(html.slice(at, at + 40))}`);
-    literals.push(copy(html.slice(cursor, at)));
+    literals.push(html.slice(cursor, at));
     slots.push(j);
     cursor = end + 1;
   }
-  literals.push(copy(html.slice(cursor)));
+  literals.push(html.slice(cursor));
   return { literals, slots };
 }
 

@@ -16,9 +16,10 @@
  *
  * Rules for a piece's `render(values)`: everything its HTML depends on,
  * besides `values`, is named by its key (and the site model); values are
- * only printed, as text or attribute values, never tested, transformed or
- * put at the start of a URL attribute (React rewrites `javascript:` URLs
- * there); and nothing in it may be something React hoists into <head>
+ * only printed, as text or attribute values, never tested or transformed,
+ * and at the start of a URL attribute only when known to be a non-empty URL
+ * React keeps as it is (it rewrites `javascript:` URLs and drops empty
+ * ones); and nothing in it may be something React hoists into <head>
  * (title, meta, link, an async script, an image that does not load lazily),
  * since a template taken from one page would lose it.
  */

@@ -195,10 +195,11 @@ function interner(): (s: string) => string {
   };
 }
 
-/** Shares the strings many pages repeat (link targets, screens, rule ids) and the page's own URL and file in its findings. */
+/** Shares the strings many pages repeat (link targets, screens, element ids of shared forms, rule ids) and the page's own URL and file in its findings. */
 function compactPage(page: PageResult, intern: (s: string) => string): PageResult {
   const site = page.site;
   site.screen = site.screen === null ? null : intern(site.screen);
+  site.ids = intern(site.ids);
   site.canonical = site.canonical === site.url ? site.url : site.canonical === null ? null : intern(site.canonical);
   site.outlinks = site.outlinks.map(intern);
   site.fragmentLinks = site.fragmentLinks.map(intern);
@@ -279,7 +280,7 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
       await pool.destroy();
     }
   }
-  // The order the pages were listed in before the walk was shared: by file path, code unit by code unit.
+  // The site-wide passes and the reports take pages in file order (UTF-16 code units, as sort() orders strings), whichever thread found them.
   pages.sort((a, b) => (a.site.file < b.site.file ? -1 : a.site.file > b.site.file ? 1 : 0));
   return { files, pages };
 }

@@ -112,33 +112,36 @@ export interface ContentMeasures {
   signature: number[];
 }
 
+/** The duplicate-hash lanes of the last readWords() call. */
+const lanes = new Int32Array(2);
+
 /**
- * Word count, exact-duplicate hash and near-duplicate signature of a main
- * text in one pass over its characters: each word is FNV-1a hashed as it is
- * read, and the duplicate hash runs two 32-bit lanes (the normalised
- * characters, the word hashes), so no word list, normalised copy or sha1 is
- * made (they were a quarter of a worker's time on text-heavy pages).
+ * One pass over lower-cased text: each word is FNV-1a hashed as it is read
+ * (kept in wordHashes when `keepWords`), lane a runs FNV-1a over the
+ * normalised characters (words one space apart) and lane b mixes the word
+ * hashes. Returns the word count; the lanes are left in `lanes`. A loop of
+ * its own, with nothing after it that V8 has not seen run: with the result
+ * object built after the loop, its on-stack-replaced code deoptimised on
+ * every page.
  */
-export function measureContent(text: string, withSignature: boolean): ContentMeasures {
-  const lower = text.toLowerCase();
+function readWords(lower: string, keepWords: boolean): number {
   let count = 0;
   let inWord = false;
   let word = FNV_OFFSET;
-  // Lane a: FNV-1a over the normalised characters; lane b: a Murmur-style mix of the word hashes.
   let a = FNV_OFFSET;
   let b = 0x9747b28c | 0;
-  const endWord = (): void => {
-    if (withSignature) pushWordHash(count, word);
-    count++;
-    b = Math.imul(b ^ word, 0x5bd1e995);
-    b ^= b >>> 15;
-    inWord = false;
-    word = FNV_OFFSET;
-  };
-  for (let i = 0; i < lower.length; i++) {
-    const c = lower.charCodeAt(i);
+  // The end of the text counts as a separator, so each word ends in one place.
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
     if (isSeparator(c)) {
-      if (inWord) endWord();
+      if (inWord) {
+        if (keepWords) pushWordHash(count, word);
+        count++;
+        b = Math.imul(b ^ word, 0x5bd1e995);
+        b ^= b >>> 15;
+        inWord = false;
+        word = FNV_OFFSET;
+      }
       continue;
     }
     if (!inWord) {
@@ -148,10 +151,22 @@ export function measureContent(text: string, withSignature: boolean): ContentMea
     word = Math.imul(word ^ c, FNV_PRIME);
     a = Math.imul(a ^ c, FNV_PRIME);
   }
-  if (inWord) endWord();
+  lanes[0] = a;
+  lanes[1] = b;
+  return count;
+}
+
+/**
+ * Word count, exact-duplicate hash and near-duplicate signature of a main
+ * text in one pass over its characters (readWords), so no word list,
+ * normalised copy or sha1 is made (they were a quarter of a worker's time on
+ * text-heavy pages).
+ */
+export function measureContent(text: string, withSignature: boolean): ContentMeasures {
+  const count = readWords(text.toLowerCase(), withSignature);
   return {
     words: count,
-    hash: count === 0 ? '' : hex8(fmix32(a ^ count)) + hex8(fmix32(b + count)),
+    hash: count === 0 ? '' : hex8(fmix32(lanes[0] ^ count)) + hex8(fmix32(lanes[1] + count)),
     signature: withSignature ? shingleSignature(count) : [],
   };
 }

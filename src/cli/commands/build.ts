@@ -68,7 +68,7 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
     .option('--out <dir>', 'output folder (replaced atomically when the build succeeds)', 'dist')
     .option('--reports <dir>', 'folder for build-routes.json and links.json (not published)', 'reports')
     .option('--json', 'print the summary as one JSON document')
-    .option('--concurrency <n>', 'render threads, the main thread included (default: one per core)')
+    .option('--concurrency <n>', 'render threads, the main thread included (default: the main thread alone below 5,000 routes, else one per core)')
     .option('--strict', 'treat warnings as errors')
     .option('--no-search-index', 'skip the search index')
     .action(async (flags: BuildFlags) => {

@@ -169,7 +169,7 @@ export async function run(args: string[]): Promise<void> {
 
   await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
   await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
-  await measureBuild(`site build ${dataDir} --concurrency 1 (main thread only), rebuild`, dataDir, runs, ['--concurrency', '1'], 'rebuild');
+  await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
 

@@ -5,6 +5,7 @@
  * ingredient share little text and every article says something specific.
  */
 import type { Block } from '../../src/load/schema.js';
+import { blocksText } from '../../src/emit/search-index.js';
 import { INGREDIENTS_1 } from './ingredient-facts-1.js';
 import { INGREDIENTS_2 } from './ingredient-facts-2.js';
 import type { Ingredient } from './ingredient-types.js';
@@ -595,11 +596,10 @@ export function ensureLength(draft: ArticleDraft, minWords: number): void {
     [h2('How lots are tested'), p(`Each lot of ${mid(ing.name)} should be tested by ${ing.test}, with moisture, heavy metals and microbial counts on the certificate of analysis.`)],
     [h2('Working with a supplier'), p(pick(r, SUPPLY_CLOSERS)(ing))],
   ];
-  const text = (b: Block[]) => blocksText(b);
   for (const extra of extras) {
-    if (wordCount(text(draft.body)) >= minWords) break;
-    const fact = text(extra.slice(1));
-    if (text(draft.body).toLowerCase().includes(fact.split('\n')[0].toLowerCase())) continue;
+    if (wordCount(blocksText(draft.body)) >= minWords) break;
+    const fact = blocksText(extra.slice(1));
+    if (blocksText(draft.body).toLowerCase().includes(fact.split('\n')[0].toLowerCase())) continue;
     const heading = extra[0].type === 'heading' ? extra[0].text : '';
     if (draft.body.some((b) => b.type === 'heading' && b.text === heading)) continue;
     draft.body.push(...extra);
@@ -607,24 +607,6 @@ export function ensureLength(draft: ArticleDraft, minWords: number): void {
   draft.body.push(p(pick(r, SUPPLY_CLOSERS)(ing)));
 }
 
-export function blocksText(blocks: readonly Block[]): string {
-  const rich = (t: unknown): string => (typeof t === 'string' ? t : Array.isArray(t) ? t.map((x) => (typeof x === 'string' ? x : x.text)).join('') : '');
-  return blocks
-    .map((b) => {
-      switch (b.type) {
-        case 'heading':
-        case 'quote':
-          return b.text;
-        case 'paragraph':
-          return rich(b.text);
-        case 'list':
-          return b.items.map(rich).join('\n');
-        case 'table':
-          return [b.caption ?? '', b.head.join(' '), ...b.rows.map((row) => row.join(' '))].join('\n');
-      }
-    })
-    .join('\n');
-}
 
 /** One or two sentences from the opening paragraph, long enough for a card or a fallback meta description. */
 export function summaryOf(draft: ArticleDraft): string {

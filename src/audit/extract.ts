@@ -6,7 +6,7 @@
  * we walk the node tree directly instead of running selectors.
  */
 import { load } from 'cheerio/slim';
-import type { ImageFact, JsonLdFact, LinkFact, PageFacts } from './types.js';
+import type { ImageFact, LinkFact, PageFacts } from './types.js';
 
 interface DomNode {
   type: string;
@@ -25,7 +25,7 @@ const NOT_CONTENT = new Set(['nav', 'aside', 'form']);
 const RESOURCE_SRC = new Set(['script', 'img', 'iframe', 'source', 'video', 'audio', 'embed', 'track', 'input']);
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 
-import { collapse } from './scan.js';
+import { collapse, jsonLdFact } from './scan.js';
 
 function textOf(node: DomNode, withAlt: boolean): string {
   const out: string[] = [];
@@ -140,14 +140,7 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
         }
         case 'script':
           if ((a.type ?? '').toLowerCase() === 'application/ld+json') {
-            const raw = (node.children ?? []).map((c) => c.data ?? '').join('');
-            let fact: JsonLdFact;
-            try {
-              fact = { ok: true, value: JSON.parse(raw) };
-            } catch (err) {
-              fact = { ok: false, error: (err as Error).message };
-            }
-            facts.jsonLd.push(fact);
+            facts.jsonLd.push(jsonLdFact((node.children ?? []).map((c) => c.data ?? '').join('')));
           }
           break;
       }

@@ -465,13 +465,7 @@ function rawText(s: Scan, element: number, name: string, a: Attributes, from: nu
   const facts = s.facts;
   if (element === TITLE) facts.titles.push({ text: collapse(decodeEntities(raw)), inHead: s.inHead });
   else if (element === SCRIPT && (a.type ?? '').toLowerCase() === 'application/ld+json') {
-    let fact: JsonLdFact;
-    try {
-      fact = { ok: true, value: JSON.parse(raw) };
-    } catch (err) {
-      fact = { ok: false, error: (err as Error).message };
-    }
-    facts.jsonLd.push(fact);
+    facts.jsonLd.push(jsonLdFact(raw));
   } else if (element === TEXTAREA) addText(s, raw);
   if (element === SCRIPT && a.src) facts.resources.push(a.src.trim());
   return gt === -1 ? html.length : gt + 1;
@@ -603,4 +597,13 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
   facts.lorem = /\blorem\s+ipsum\b/i.test(facts.jsonLd.length > 0 ? facts.visibleText : s.visible.join(' '));
   facts.mainText = s.main.join(' ');
   return facts;
+}
+
+/** A JSON-LD script's text as the rules see it: the parsed value, or why it does not parse. */
+export function jsonLdFact(raw: string): JsonLdFact {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
 }

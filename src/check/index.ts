@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
 import type { Catalogue } from '../load/catalogue.js';
-import { locateMany, type Position } from '../load/locate.js';
+import { withPositions, type Position } from '../load/locate.js';
 import { compareDiagnostics } from '../load/order.js';
 import type { RouteRecord } from '../load/schema.js';
 import { createContext } from './context.js';
@@ -26,22 +26,6 @@ export function checkCatalogue(catalogue: Catalogue, options: CheckOptions = {})
   const found = [...checkRoutes(ctx), ...checkCoverage(ctx), ...checkReferences(ctx)];
   const located = options.locate ? found.map((d) => ({ ...d, ...options.locate!(d.file, d.pointer) })) : withPositions(found);
   return located.sort(compareDiagnostics);
-}
-
-/** Adds line and column, reading each file once for all of its diagnostics. */
-function withPositions(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const byFile = new Map<string, number[]>();
-  diagnostics.forEach((d, i) => {
-    const list = byFile.get(d.file);
-    if (list) list.push(i);
-    else byFile.set(d.file, [i]);
-  });
-  const out = [...diagnostics];
-  for (const [file, indices] of byFile) {
-    const positions = locateMany(file, indices.map((i) => diagnostics[i].pointer));
-    indices.forEach((i, k) => (out[i] = { ...diagnostics[i], ...positions[k] }));
-  }
-  return out;
 }
 
 /** A route as the build writes it: the first declaration of its path, plus where it goes. */

@@ -11,35 +11,45 @@ import type { ResolvedRoute } from './index.js';
 export interface CheckCounts {
   /** Routes to build per screen kind (identical duplicates once). */
   routes: Record<string, number>;
-  totals: {
-    routes: number;
-    declarations: number;
-    categories: number;
-    products: number;
-    articles: number;
-    news: number;
-    pages: number;
-  };
+  /** Routes to build, then the entries of each part of the catalogue (all 0 when it did not load). */
+  totals: { routes: number } & CatalogueSizes;
   diagnostics: Record<Severity, number>;
   /** Findings per code, so that a long report can be read at a glance. */
   codes: Record<string, number>;
 }
 
-export function countCatalogue(catalogue: Catalogue | null, routes: readonly ResolvedRoute[], diagnostics: readonly Diagnostic[]): CheckCounts {
+/** How many entities each part of the catalogue has. */
+export interface CatalogueSizes {
+  /** Entries of the route registry (a path declared twice counts twice). */
+  declarations: number;
+  categories: number;
+  products: number;
+  articles: number;
+  news: number;
+  pages: number;
+}
+
+export function sizesOf(c: Catalogue): CatalogueSizes {
+  return {
+    declarations: c.routes.length,
+    categories: c.categories.length,
+    products: c.products.length,
+    articles: c.articles.length,
+    news: c.news.length,
+    pages: c.pages.length,
+  };
+}
+
+const NO_SIZES: CatalogueSizes = { declarations: 0, categories: 0, products: 0, articles: 0, news: 0, pages: 0 };
+
+/** From the sizes, not the catalogue: on a cache hit the catalogue then need not be deserialized. */
+export function countCatalogue(sizes: CatalogueSizes | null, routes: readonly ResolvedRoute[], diagnostics: readonly Diagnostic[]): CheckCounts {
   const perScreen: Record<string, number> = {};
   for (const r of routes) perScreen[r.screen] = (perScreen[r.screen] ?? 0) + 1;
   const sorted = Object.fromEntries(Object.entries(perScreen).sort(([a], [b]) => (a < b ? -1 : 1)));
   return {
     routes: sorted,
-    totals: {
-      routes: routes.length,
-      declarations: catalogue?.routes.length ?? 0,
-      categories: catalogue?.categories.length ?? 0,
-      products: catalogue?.products.length ?? 0,
-      articles: catalogue?.articles.length ?? 0,
-      news: catalogue?.news.length ?? 0,
-      pages: catalogue?.pages.length ?? 0,
-    },
+    totals: { routes: routes.length, ...(sizes ?? NO_SIZES) },
     diagnostics: countBySeverity(diagnostics),
     codes: Object.fromEntries(
       [...tally(diagnostics.map((d) => d.code))].sort(([a], [b]) => (a < b ? -1 : 1)),

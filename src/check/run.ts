@@ -9,9 +9,11 @@ import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { codeFingerprint, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
 import type { Catalogue } from '../load/catalogue.js';
-import type { Position } from '../load/locate.js';
 import { readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
+import { sizesOf, type CatalogueSizes } from './report.js';
+
+export type { CatalogueSizes };
 
 export interface CheckResult {
   /** Null when the data could not be loaded (the diagnostics say why). */
@@ -27,16 +29,6 @@ export interface CheckResult {
    * cached under it (the build's search index is). Null when not cached.
    */
   key?: string;
-}
-
-export interface CatalogueSizes {
-  /** Entries of the route registry (a path declared twice counts twice). */
-  declarations: number;
-  categories: number;
-  products: number;
-  articles: number;
-  news: number;
-  pages: number;
 }
 
 export interface CheckDataDirOptions {
@@ -88,36 +80,14 @@ async function loadAndCheck(snapshot: DataSnapshot): Promise<CheckResult> {
  */
 function withPositions(diagnostics: readonly Diagnostic[], snapshot: DataSnapshot, locate: typeof import('../load/locate.js')): Diagnostic[] {
   const bytesOf = new Map(snapshot.files.map((f) => [f.file, f.bytes]));
-  const byFile = new Map<string, number[]>();
-  diagnostics.forEach((d, i) => {
-    const list = byFile.get(d.file);
-    if (list) list.push(i);
-    else byFile.set(d.file, [i]);
-  });
-  const out = [...diagnostics];
-  for (const [file, indices] of byFile) {
-    const pointers = indices.map((i) => diagnostics[i].pointer);
+  return locate.withPositions(diagnostics, (file, pointers) => {
     const bytes = bytesOf.get(file);
-    let positions: Position[];
     try {
-      positions = bytes ? locate.createLocator(locate.stripBom(bytes.toString('utf8'))).locateMany(pointers) : locate.locateMany(file, pointers);
+      return bytes ? locate.createLocator(locate.stripBom(bytes.toString('utf8'))).locateMany(pointers) : locate.locateMany(file, pointers);
     } catch {
-      positions = pointers.map(() => ({ line: 1, column: 1 })); // as locateMany does for a file that is not JSON
+      return pointers.map(() => ({ line: 1, column: 1 })); // as locateMany does for a file that is not JSON
     }
-    indices.forEach((i, k) => (out[i] = { ...diagnostics[i], ...positions[k] }));
-  }
-  return out;
-}
-
-function sizesOf(c: Catalogue): CatalogueSizes {
-  return {
-    declarations: c.routes.length,
-    categories: c.categories.length,
-    products: c.products.length,
-    articles: c.articles.length,
-    news: c.news.length,
-    pages: c.pages.length,
-  };
+  });
 }
 
 /**

@@ -165,7 +165,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     clock.lap('check');
     // Under --strict a warning is an error, exactly as `site check --strict` reports it.
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
-    const checkCounts = countCatalogue(checked.catalogue, checked.routes, checkDiagnostics);
+    const checkCounts = countCatalogue(checked.sizes, checked.routes, checkDiagnostics);
     const routesFile = posix(path.join(shown(path.resolve(options.dataDir)), 'routes.json'));
     const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile);
     const diagnostics = [...checkDiagnostics, ...planDiagnostics];

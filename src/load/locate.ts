@@ -119,6 +119,28 @@ export function locateMany(file: string, pointers: readonly string[]): Position[
   }
 }
 
+/**
+ * Diagnostics with line and column added: each file's pointers located in one
+ * call of `positionsIn` (by default reading the file from disk).
+ */
+export function withPositions<D extends { file: string; pointer: string }>(
+  diagnostics: readonly D[],
+  positionsIn: (file: string, pointers: readonly string[]) => Position[] = locateMany,
+): D[] {
+  const byFile = new Map<string, number[]>();
+  diagnostics.forEach((d, i) => {
+    const list = byFile.get(d.file);
+    if (list) list.push(i);
+    else byFile.set(d.file, [i]);
+  });
+  const out = [...diagnostics];
+  for (const [file, indices] of byFile) {
+    const positions = positionsIn(file, indices.map((i) => diagnostics[i].pointer));
+    indices.forEach((i, k) => (out[i] = { ...diagnostics[i], ...positions[k] }));
+  }
+  return out;
+}
+
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostic.js';
 import { painter } from '../../src/cli/output.js';
 import { resolveRoutes } from '../../src/check/index.js';
-import { applyStrict, countCatalogue, formatAnnotations, formatJson, formatText } from '../../src/check/report.js';
+import { applyStrict, countCatalogue, formatAnnotations, formatJson, formatText, sizesOf } from '../../src/check/report.js';
 import { loadCatalogue } from '../../src/load/index.js';
 import { BASE_DATA } from './fixture.js';
 
@@ -19,7 +19,7 @@ describe('report', () => {
 
   it('counts routes per screen kind and content per kind', async () => {
     const { catalogue } = await loadCatalogue(BASE_DATA);
-    const counts = countCatalogue(catalogue, resolveRoutes(catalogue!), [warning, error]);
+    const counts = countCatalogue(sizesOf(catalogue!), resolveRoutes(catalogue!), [warning, error]);
     expect(counts.routes).toEqual({
       about: 1,
       article: 3,

@@ -39,9 +39,7 @@ async function runCheck(opts: CheckOptions): Promise<number> {
   const [{ checkDataDir }, report] = await Promise.all([import('../../check/run.js'), import('../../check/report.js')]);
   const result = await checkDataDir(opts.dataDir, { cacheDir: opts.cache ? opts.cacheDir : false });
   const diagnostics = report.applyStrict(result.diagnostics, opts.strict === true);
-  // Totals from the sizes, not the catalogue: on a cache hit the catalogue is then never deserialized.
-  const counts = report.countCatalogue(null, result.routes, diagnostics);
-  if (result.sizes) counts.totals = { ...counts.totals, ...result.sizes };
+  const counts = report.countCatalogue(result.sizes, result.routes, diagnostics);
 
   let out: string;
   if (opts.json) out = report.formatJson(diagnostics, counts);

@@ -5,7 +5,7 @@
  * ingredient share little text and every article says something specific.
  */
 import type { Block } from '../../src/load/schema.js';
-import { blocksText } from '../../src/emit/search-index.js';
+import { blocksText } from '../../src/core/search-text.js';
 import { INGREDIENTS_1 } from './ingredient-facts-1.js';
 import { INGREDIENTS_2 } from './ingredient-facts-2.js';
 import type { Ingredient } from './ingredient-types.js';

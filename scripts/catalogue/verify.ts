@@ -4,7 +4,7 @@
  * throwing so that one run reports all of them.
  */
 import type { Article, Block, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../../src/load/schema.js';
-import { blocksText } from '../../src/emit/search-index.js';
+import { blocksText } from '../../src/core/search-text.js';
 import { jaccard, shingles, wordCount } from './util.js';
 
 export interface Dataset {

@@ -4,7 +4,8 @@
  */
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
-import type { Block, Inline } from '../load/schema.js';
+import type { Block } from '../load/schema.js';
+import { blockLinks } from '../load/lean.js';
 import type { CheckCode } from './codes.js';
 import { diagnostic, type CheckContext } from './context.js';
 
@@ -117,34 +118,19 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
       if (!routes.has(path) && !BUILT_FILES.test(path)) out.push(diagnostic('check/broken-link', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
     }
   };
-  // Most blocks hold no link: look before building any pointer.
-  const blocks = (file: string, base: string, list: readonly Block[]) => {
-    for (let i = 0; i < list.length; i++) {
-      const b = list[i];
-      if (b.type === 'paragraph' || b.type === 'list') eachLink(b, `${base}/${i}`, (ptr, href) => check(file, ptr, href));
-    }
+  // A lean catalogue (see load/lean.ts) kept the links of each body it dropped.
+  const blocks = (entity: object, file: string, base: string, list: readonly Block[]) => {
+    for (const [ptr, href] of catalogue.bodies?.get(entity)?.links ?? blockLinks(list, base)) check(file, ptr, href);
   };
 
-  for (const p of catalogue.products) blocks(ctx.fileOf(p), '/description', p.description);
-  for (const a of catalogue.articles) blocks(ctx.fileOf(a), '/body', a.body);
-  for (const n of catalogue.news) blocks(ctx.fileOf(n), '/body', n.body);
+  for (const p of catalogue.products) blocks(p, ctx.fileOf(p), '/description', p.description);
+  for (const a of catalogue.articles) blocks(a, ctx.fileOf(a), '/body', a.body);
+  for (const n of catalogue.news) blocks(n, ctx.fileOf(n), '/body', n.body);
   for (const pg of catalogue.pages) {
-    blocks(ctx.fileOf(pg), '/body', pg.body);
+    blocks(pg, ctx.fileOf(pg), '/body', pg.body);
     pg.banners.forEach((b, i) => check(ctx.fileOf(pg), pointer('banners', i, 'link'), b.link));
   }
   return out;
-}
-
-function eachLink(block: Block, at: string, visit: (ptr: string, href: string) => void): void {
-  const rich = (value: string | readonly Inline[], ptr: string) => {
-    if (typeof value === 'string') return;
-    for (let i = 0; i < value.length; i++) {
-      const inline = value[i];
-      if (typeof inline !== 'string') visit(`${ptr}/${i}/href`, inline.href);
-    }
-  };
-  if (block.type === 'paragraph') rich(block.text, `${at}/text`);
-  else if (block.type === 'list') for (let i = 0; i < block.items.length; i++) rich(block.items[i], `${at}/items/${i}`);
 }
 
 function normalize(path: string): string {

@@ -7,9 +7,9 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic } from '../core/diagnostic.js';
-import { codeFingerprint, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
-import type { Catalogue } from '../load/catalogue.js';
-import { readDataDir, type DataSnapshot } from '../load/read.js';
+import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
+import type { BodyRef, Catalogue } from '../load/catalogue.js';
+import { bytesOf, readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
 import { sizesOf, type CatalogueSizes } from './report.js';
 
@@ -37,20 +37,24 @@ export interface CheckDataDirOptions {
    * store nothing. Default: `node_modules/.cache/site` of the nearest package.
    */
   cacheDir?: string | false;
+  /** Load the catalogue lean (see ValidateOptions.lean in src/load/index.ts); cached apart from a whole one. */
+  lean?: boolean;
 }
 
 export async function checkDataDir(dataDir: string, options: CheckDataDirOptions = {}): Promise<CheckResult> {
   const snapshot = readDataDir(dataDir);
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+  const lean = options.lean === true;
   const code = codeFingerprint();
-  const key = cacheDir ? snapshotKey(snapshot, code) : undefined;
-  if (!cacheDir || !key) return loadAndCheck(snapshot);
+  // A lean result's entry holds no bodies, so it is worth keeping for far larger catalogues.
+  const key = cacheDir && code !== undefined ? snapshotKey(snapshot, lean ? `${code}\0lean` : code, lean ? MAX_LEAN_DATA_BYTES : MAX_DATA_BYTES) : undefined;
+  if (!cacheDir || !key) return loadAndCheck(snapshot, lean);
 
-  const path = entryPath(cacheDir, snapshot);
+  const path = entryPath(cacheDir, snapshot, lean ? 'lean' : '');
   const parts = readEntry(path, key);
   const stored = parts && fromEntry(parts);
   if (stored) return Object.assign(stored, { key });
-  const result = await loadAndCheck(snapshot);
+  const result = await loadAndCheck(snapshot, lean);
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
   if (codeFingerprint(true) !== code) return result;
   writeEntry(path, key, toEntry(result));
@@ -58,15 +62,17 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
 }
 
 /** The stages themselves, imported only on a miss: zod and the rules are most of a cold run's start-up. */
-async function loadAndCheck(snapshot: DataSnapshot): Promise<CheckResult> {
+async function loadAndCheck(snapshot: DataSnapshot, lean: boolean): Promise<CheckResult> {
   const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }, locate] = await Promise.all([
     import('../load/index.js'),
     import('./index.js'),
     import('../load/locate.js'),
   ]);
-  const { catalogue, diagnostics: loadDiagnostics } = validateData(snapshot);
+  const { catalogue, diagnostics: loadDiagnostics } = validateData(snapshot, { lean });
   if (!catalogue) return { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null };
   const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate);
+  // The links of dropped bodies were kept for the rules just run; nothing after the check reads them.
+  if (catalogue.bodies) for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) catalogue.bodies.get(e)!.links = [];
   // The load stage's warnings (stray files) belong in the same report.
   const diagnostics = [...loadDiagnostics, ...found].sort(compareDiagnostics);
   return { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) };
@@ -79,10 +85,12 @@ async function loadAndCheck(snapshot: DataSnapshot): Promise<CheckResult> {
  * are located on disk as usual.
  */
 function withPositions(diagnostics: readonly Diagnostic[], snapshot: DataSnapshot, locate: typeof import('../load/locate.js')): Diagnostic[] {
-  const bytesOf = new Map(snapshot.files.map((f) => [f.file, f.bytes]));
+  const inSnapshot = new Map(snapshot.files.map((f) => [f.file, f]));
   return locate.withPositions(diagnostics, (file, pointers) => {
-    const bytes = bytesOf.get(file);
     try {
+      const f = inSnapshot.get(file);
+      // Read again if the snapshot did not hold them, and only if they are still the bytes checked.
+      const bytes = f === undefined ? undefined : bytesOf(snapshot, f);
       return bytes ? locate.createLocator(locate.stripBom(bytes.toString('utf8'))).locateMany(pointers) : locate.locateMany(file, pointers);
     } catch {
       return pointers.map(() => ({ line: 1, column: 1 })); // as locateMany does for a file that is not JSON
@@ -108,7 +116,11 @@ interface PackedCatalogue {
   site?: string;
   routeList?: string;
   lists: Partial<Record<(typeof SOURCED)[number], Array<string | undefined>>>;
+  /** A lean catalogue's body references, in the order of each collection. */
+  bodies?: Partial<Record<(typeof WITH_BODIES)[number], Array<BodyRef | undefined>>>;
 }
+
+const WITH_BODIES = ['products', 'articles', 'news'] as const;
 
 /** The collections whose entities `sourceOf` knows, besides `site` and the route array itself. */
 const SOURCED = ['routes', 'categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -116,9 +128,10 @@ const SOURCED = ['routes', 'categories', 'products', 'articles', 'news', 'pages'
 function toEntry({ catalogue, diagnostics, routes, sizes }: CheckResult): Buffer[] {
   const head = serialize({ diagnostics, routes, sizes } satisfies Head);
   if (!catalogue) return [head];
-  const { sourceOf, ...rest } = catalogue;
+  const { sourceOf, bodies, ...rest } = catalogue;
   const packed: PackedCatalogue = {
     catalogue: rest,
+    ...(bodies && { bodies: Object.fromEntries(WITH_BODIES.map((k) => [k, (catalogue[k] as object[]).map((e) => bodies.get(e))])) }),
     site: sourceOf.get(catalogue.site),
     routeList: sourceOf.get(catalogue.routes),
     lists: Object.fromEntries(SOURCED.map((k) => [k, (catalogue[k] as object[]).map((e) => sourceOf.get(e))])),
@@ -140,9 +153,17 @@ function fromEntry(parts: readonly Buffer[]): CheckResult | undefined {
   if (parts.length !== 2 || !sizes) return undefined;
   let catalogue: Catalogue | undefined;
   const result = { diagnostics, routes, sizes } as CheckResult;
+  // Let go of the entry's bytes once unpacked: they are as large as the catalogue itself.
+  let packed: Buffer | undefined = parts[1];
   Object.defineProperty(result, 'catalogue', {
     enumerable: true,
-    get: () => (catalogue ??= unpackCatalogue(deserialize(parts[1]) as PackedCatalogue)),
+    get: () => {
+      if (catalogue === undefined) {
+        catalogue = unpackCatalogue(deserialize(packed!) as PackedCatalogue);
+        packed = undefined;
+      }
+      return catalogue;
+    },
   });
   return result;
 }
@@ -156,5 +177,15 @@ function unpackCatalogue(p: PackedCatalogue): Catalogue {
   set(catalogue.site, p.site);
   set(catalogue.routes, p.routeList);
   for (const k of SOURCED) (catalogue[k] as object[]).forEach((e, i) => set(e, p.lists[k]?.[i]));
+  if (p.bodies) {
+    const bodies = new WeakMap<object, BodyRef>();
+    for (const k of WITH_BODIES) {
+      (catalogue[k] as object[]).forEach((e, i) => {
+        const ref = p.bodies![k]?.[i];
+        if (ref !== undefined) bodies.set(e, ref);
+      });
+    }
+    catalogue.bodies = bodies;
+  }
   return catalogue;
 }

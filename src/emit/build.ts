@@ -16,7 +16,7 @@ import type { Block, RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
-import type { ArtworkResult, NotFoundResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
+import type { ArtworkResult, BodySource, NotFoundResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
@@ -161,7 +161,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
   try {
-    const checked = await checkDataDir(options.dataDir);
+    const checked = await checkDataDir(options.dataDir, { lean: true });
     clock.lap('check');
     // Under --strict a warning is an error, exactly as `site check --strict` reports it.
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
@@ -329,25 +329,25 @@ async function allSettledOrThrow<T extends readonly unknown[]>(promises: T): Pro
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
-/** The catalogue as the workers get it: everything but the body blocks of products, articles and news. */
-export function leanCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf'> {
-  const { sourceOf: _notClonable, ...plain } = catalogue;
-  return {
-    ...plain,
-    products: catalogue.products.map((p) => ({ ...p, description: [] })),
-    articles: catalogue.articles.map((a) => ({ ...a, body: [] })),
-    news: catalogue.news.map((n) => ({ ...n, body: [] })),
-  };
+/** The catalogue as the workers get it: the lean catalogue's plain data (its WeakMaps do not serialize). */
+export function leanCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf' | 'bodies'> {
+  const { sourceOf: _notClonable, bodies: _notNeeded, ...plain } = catalogue;
+  return plain;
 }
 
-/** A detail route → the body blocks its worker needs (see RouteJob.content). */
-function detailContent(catalogue: Catalogue): (route: RouteRecord) => Block[] | undefined {
-  const products = new Map(catalogue.products.map((p) => [p.id, p.description]));
-  const articles = new Map(catalogue.articles.map((a) => [a.id, a.body]));
-  const news = new Map(catalogue.news.map((n) => [n.id, n.body]));
+/** A detail route → where its entity's body is (see RouteJob.body). */
+function detailBody(catalogue: Catalogue): (route: RouteRecord) => BodySource | undefined {
+  const bodies = catalogue.bodies;
+  if (bodies === undefined) throw new Error('the build renders from a lean catalogue (checkDataDir with lean: true)');
+  const entries = (list: Array<{ id: string }>) => new Map(list.map((e): [string, BodySource | undefined] => [e.id, bodies.get(e)]).reverse());
+  const products = entries(catalogue.products);
+  const articles = entries(catalogue.articles);
+  const news = entries(catalogue.news);
   return (route) => {
     const source = route.screen === 'product' ? products : route.screen === 'article' ? articles : route.screen === 'news-detail' ? news : undefined;
-    return source?.get(route.nodeid);
+    const ref = source?.get(route.nodeid);
+    // Only what the reader needs: the search text and links stay on this thread.
+    return ref && { path: ref.path, digest: ref.digest, field: ref.field };
   };
 }
 
@@ -368,7 +368,7 @@ interface Rendered {
  */
 async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalogue: Catalogue, onProgress?: (done: number, total: number) => void): Promise<Rendered> {
   const productCount = catalogue.products.length;
-  const contentOf = detailContent(catalogue);
+  const bodyOf = detailBody(catalogue);
   const facts: PageFacts[] = new Array(plan.length);
   const failures: RenderFailure[] = [];
   const tally: LinkTally = new Map();
@@ -378,7 +378,7 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalo
   let done = 0;
 
   const takeBatch = (): RouteJob[] => {
-    const jobs = plan.slice(next, next + size).map(({ index, route, file }): RouteJob => ({ index, route, file, content: contentOf(route) }));
+    const jobs = plan.slice(next, next + size).map(({ index, route, file }): RouteJob => ({ index, route, file, body: bodyOf(route) }));
     next += jobs.length;
     return jobs;
   };

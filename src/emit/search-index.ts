@@ -9,7 +9,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Catalogue } from '../load/catalogue.js';
-import type { Block, RichText, RouteRecord } from '../load/schema.js';
+import type { Article, NewsItem, Product, RouteRecord } from '../load/schema.js';
+import { capText, entitySearchText, indexedTextChars, squash } from '../core/search-text.js';
 import {
   INDEX_OPTIONS,
   SEARCH_ENTRY_PATH,
@@ -44,101 +45,37 @@ export interface SearchIndexOutput {
 /** Stored excerpt length: enough for the snippet window (SEARCH.snippetChars, 180), small enough for 1,000+ articles. */
 const EXCERPT_CHARS = 300;
 
-/**
- * Indexed text per document, after title and summary. The whole index is one
- * download for /search; past the first few hundred words an article's text adds
- * size (and build time) far faster than it adds findable words.
- */
-export const INDEXED_TEXT_CHARS = 4000;
-
 const SCREEN_KIND: Partial<Record<string, SearchKind>> = { product: 'product', article: 'article', 'news-detail': 'news' };
 
-const richText = (text: RichText): string => (typeof text === 'string' ? text : text.map((i) => (typeof i === 'string' ? i : i.text)).join(''));
-
-/** Plain text of body blocks, one block per line. */
-export function blocksText(blocks: readonly Block[]): string {
-  return blocks
-    .map((b) => {
-      switch (b.type) {
-        case 'heading':
-        case 'quote':
-          return b.text;
-        case 'paragraph':
-          return richText(b.text);
-        case 'list':
-          return b.items.map(richText).join('\n');
-        case 'table':
-          return [b.caption ?? '', b.head.join(' '), ...b.rows.map((r) => r.join(' '))].filter(Boolean).join('\n');
-      }
-    })
-    .join('\n');
-}
-
-const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
-
-/** The first `max` characters, cut at a space so no word is indexed half. */
-function capText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.lastIndexOf(' ', max);
-  return text.slice(0, cut > max / 2 ? cut : max);
-}
 const excerptOf = (text: string): string => capText(text, EXCERPT_CHARS);
-
-/**
- * `capText(squash(raw), max)` without squashing all of a long text: squash of
- * a prefix is a prefix of squash of the whole, and capText reads only the
- * first max + 1 characters, so once a prefix squashes to more than that the
- * rest cannot change the result. (Squashing whole article bodies was a tenth
- * of the index's cost.)
- */
-export function cappedSquash(raw: string, max: number): string {
-  for (let take = 2 * max + 64; take < raw.length; take *= 4) {
-    const head = squash(raw.slice(0, take));
-    if (head.length > max + 1) return capText(head, max);
-  }
-  return capText(squash(raw), max);
-}
 
 /**
  * The searchable documents: every product, article and news item that a
  * route shows, at its first declared path (a legacy duplicate path does not
  * make a second result). Sorted by kind then URL so the output is stable.
+ * The text of a lean catalogue's entity (its body dropped at load) is the
+ * one the load stage kept for it, made by the same function.
  */
 export function searchDocuments(catalogue: Catalogue, routes: readonly SearchRoute[]): SearchDocument[] {
   const products = new Map(catalogue.products.map((p) => [p.id, p]));
   const articles = new Map(catalogue.articles.map((a) => [a.id, a]));
   const news = new Map(catalogue.news.map((n) => [n.id, n]));
+  const max = indexedTextChars(catalogue.products.length + catalogue.articles.length + catalogue.news.length);
   const seen = new Set<string>();
   const docs: SearchDocument[] = [];
-  const add = (kind: SearchKind, id: string, url: string, title: string, parts: string[]) => {
-    const key = `${kind}:${id}`;
+  const add = (kind: SearchKind, entity: Product | Article | NewsItem | undefined, url: string, title: (e: never) => string) => {
+    if (entity === undefined) return;
+    const key = `${kind}:${entity.id}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const text = cappedSquash(parts.filter(Boolean).join('\n'), INDEXED_TEXT_CHARS);
-    docs.push({ kind, url, title: squash(title), text, excerpt: excerptOf(text) });
+    const text = catalogue.bodies?.get(entity)?.searchText ?? entitySearchText(kind, entity, max);
+    docs.push({ kind, url, title: squash(title(entity as never)), text, excerpt: excerptOf(text) });
   };
   for (const route of routes) {
     const kind = SCREEN_KIND[route.screen];
-    if (kind === 'product') {
-      const p = products.get(route.nodeid);
-      if (p)
-        add(kind, p.id, route.path, p.name, [
-          p.summary,
-          p.latinName,
-          p.specification,
-          p.appearance,
-          blocksText(p.description),
-          p.applications.join(', '),
-          p.claims.join('. '),
-          p.certifications.join(' '),
-        ]);
-    } else if (kind === 'article') {
-      const a = articles.get(route.nodeid);
-      if (a) add(kind, a.id, route.path, a.headline, [a.summary, blocksText(a.body), a.category]);
-    } else if (kind === 'news') {
-      const n = news.get(route.nodeid);
-      if (n) add(kind, n.id, route.path, n.title, [n.summary, blocksText(n.body)]);
-    }
+    if (kind === 'product') add(kind, products.get(route.nodeid), route.path, (p: Product) => p.name);
+    else if (kind === 'article') add(kind, articles.get(route.nodeid), route.path, (a: Article) => a.headline);
+    else if (kind === 'news') add(kind, news.get(route.nodeid), route.path, (n: NewsItem) => n.title);
   }
   const order: Record<SearchKind, number> = { product: 0, article: 1, news: 2 };
   return docs.sort((a, b) => order[a.kind] - order[b.kind] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataSnapshot } from './read.js';
 
 /** Bumped whenever the layout of an entry changes. */
-const FORMAT = 'site-check-cache/1';
+const FORMAT = 'site-check-cache/2';
 
 /**
  * The modules whose output is cached, relative to this one: compiled JS when
@@ -32,6 +32,13 @@ export const CODE_PACKAGES = ['zod', 'jsonc-parser'] as const;
  * and such sizes are stress tests (bench/synthetic.ts), not catalogues.
  */
 export const MAX_DATA_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The same limit for a lean result (see src/load/lean.ts), whose entry holds
+ * no body blocks: about a tenth of the data's size, so a 100,000-route
+ * catalogue (400 MB of data) is worth caching.
+ */
+export const MAX_LEAN_DATA_BYTES = 1024 * 1024 * 1024;
 
 /** Entries kept per cache folder (one per data directory checked); the least recently written go first. */
 const MAX_ENTRIES = 8;
@@ -89,18 +96,19 @@ function hashCode(): string {
  * the result are then not all in hand; or it is over `maxBytes`).
  */
 export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = codeFingerprint(), maxBytes = MAX_DATA_BYTES): string | undefined {
-  if (code === undefined || !snapshot.exists || snapshot.files.some((f) => !f.bytes)) return undefined;
-  if (snapshot.files.reduce((n, f) => n + f.bytes!.length, 0) > maxBytes) return undefined;
+  if (code === undefined || !snapshot.exists || snapshot.files.some((f) => f.digest === undefined)) return undefined;
+  if (snapshot.files.reduce((n, f) => n + f.size!, 0) > maxBytes) return undefined;
   // Every field is length-prefixed or NUL-terminated, so two different snapshots never hash the same input.
   const h = createHash('sha256').update(`${code}\0${snapshot.root}\0${snapshot.base}\0${snapshot.strays.length}\0`);
   for (const s of snapshot.strays) h.update(`${s}\0`);
-  for (const f of snapshot.files) h.update(`${f.rel}\0${f.into}\0${f.bytes!.length}\0`).update(f.bytes!);
+  // Each file by its sha1 (already made while reading it), not its bytes again.
+  for (const f of snapshot.files) h.update(`${f.rel}\0${f.into}\0${f.size!}\0${f.digest!}\0`);
   return h.digest('hex');
 }
 
 /** The entry of one data directory: each directory keeps its own, so checking two catalogues does not thrash. */
-export function entryPath(cacheDir: string, snapshot: DataSnapshot): string {
-  const id = createHash('sha256').update(`${snapshot.root}\0${snapshot.base}`).digest('hex').slice(0, 16);
+export function entryPath(cacheDir: string, snapshot: DataSnapshot, variant = ''): string {
+  const id = createHash('sha256').update(`${snapshot.root}\0${snapshot.base}${variant && `\0${variant}`}`).digest('hex').slice(0, 16);
   return join(cacheDir, `check-${id}.bin`);
 }
 

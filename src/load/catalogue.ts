@@ -16,6 +16,31 @@ export interface Catalogue {
    * so later stages can point diagnostics at the right file. Keys are the entity objects above.
    */
   sourceOf: WeakMap<object, string>;
+  /**
+   * Set when the catalogue was loaded lean (`validateData(snapshot, { lean: true })`,
+   * what `site build` does): each product's description and each article's and
+   * news item's body was dropped once its file was validated, and this says
+   * where it is and what the check and the search index needed from it.
+   * Keys are the product, article and news objects.
+   */
+  bodies?: WeakMap<object, BodyRef>;
+}
+
+/** Where a lean catalogue's dropped body is, and what was taken from it while its file was in hand. */
+export interface BodyRef {
+  /** Absolute path of the entity's data file. */
+  path: string;
+  /** sha1 of the file's bytes as validated: whoever reads the body back refuses a file changed since. */
+  digest: string;
+  /** The field that holds the blocks: `description` of a product, `body` of an article or news item. */
+  field: 'description' | 'body';
+  /** The entity's search text (src/core/search-text.ts), capped for the catalogue's size. */
+  searchText: string;
+  /**
+   * Every link written in the blocks, as [JSON pointer, href], for the check's link rules;
+   * emptied once they ran (checkDataDir), since nothing later reads them.
+   */
+  links: Array<[string, string]>;
 }
 
 export type EntityKind = 'category' | 'product' | 'article' | 'news' | 'page';

@@ -11,7 +11,12 @@ import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
 import { compareDiagnostics } from './order.js';
-import { COLLECTION_DIRS, readDataDir, type DataFile, type DataSnapshot } from './read.js';
+import { bytesOf, ChangedFileError, COLLECTION_DIRS, readDataDir, type DataFile, type DataSnapshot } from './read.js';
+import { join } from 'node:path';
+import type { BodyRef } from './catalogue.js';
+import type { Product } from './schema.js';
+import { dropBody } from './lean.js';
+import { indexedTextChars, type BodyKind } from '../core/search-text.js';
 
 export interface LoadResult {
   /** Null only when a file could not be read or validated; `diagnostics` then says why. */
@@ -31,12 +36,24 @@ const SCHEMAS: Record<DataFile['into'], z.ZodType> = {
   pages: page,
 };
 
-export async function loadCatalogue(dataDir: string): Promise<LoadResult> {
-  return validateData(readDataDir(dataDir));
+export async function loadCatalogue(dataDir: string, options: ValidateOptions = {}): Promise<LoadResult> {
+  return validateData(readDataDir(dataDir), options);
 }
 
-/** Parses and validates a snapshot of `data/` (see `readDataDir`): the load stage without its I/O. */
-export function validateData(snapshot: DataSnapshot): LoadResult {
+export interface ValidateOptions {
+  /**
+   * Drop the body blocks of products, articles and news once validated,
+   * keeping what the check and the search index need of them and where to
+   * read them back (`Catalogue.bodies`; src/load/lean.ts). What `site build`
+   * loads: memory stays that of the catalogue's structure, not its text.
+   */
+  lean?: boolean;
+}
+
+const BODY_KIND: Partial<Record<DataFile['into'], BodyKind>> = { products: 'product', articles: 'article', news: 'news' };
+
+/** Parses and validates a snapshot of `data/` (see `readDataDir`): the load stage without its I/O (but for files the snapshot did not hold). */
+export function validateData(snapshot: DataSnapshot, options: ValidateOptions = {}): LoadResult {
   const { base } = snapshot;
   const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);
   if (!snapshot.exists) {
@@ -63,12 +80,22 @@ export function validateData(snapshot: DataSnapshot): LoadResult {
       message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, and *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}), so it is ignored; move it out or fix its name.`,
     }),
   );
-  const results = snapshot.files.map((f) => loadFile(f, SCHEMAS[f.into]));
+  // The search text cap depends on the number of documents, known from the listing before any file is read.
+  const maxText = indexedTextChars(snapshot.files.filter((f) => BODY_KIND[f.into] !== undefined).length);
+  const results = snapshot.files.map((f): FileResult => {
+    const result = loadFile(f, snapshot, SCHEMAS[f.into]);
+    const kind = BODY_KIND[f.into];
+    if (options.lean && kind !== undefined && result.value !== undefined) {
+      result.body = dropBody(kind, result.value as Product, join(snapshot.root, f.rel), f.digest!, maxText);
+    }
+    return result;
+  });
 
   const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays].sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { catalogue: null, diagnostics };
 
   const sourceOf = new WeakMap<object, string>();
+  const bodies = options.lean ? new WeakMap<object, BodyRef>() : undefined;
   const collected: Record<string, unknown[]> = { categories: [], products: [], articles: [], news: [], pages: [] };
   let site: unknown;
   let routes: unknown[] = [];
@@ -80,6 +107,7 @@ export function validateData(snapshot: DataSnapshot): LoadResult {
       for (const r of routes) sourceOf.set(r as object, f.file);
     } else collected[f.into].push(value);
     sourceOf.set(value, f.file);
+    if (results[i].body) bodies!.set(value, results[i].body!);
   });
 
   const catalogue = {
@@ -92,6 +120,7 @@ export function validateData(snapshot: DataSnapshot): LoadResult {
     news: collected.news,
     pages: collected.pages,
     sourceOf,
+    ...(bodies && { bodies }),
   } as Catalogue;
   return { catalogue, diagnostics };
 }
@@ -99,9 +128,20 @@ export function validateData(snapshot: DataSnapshot): LoadResult {
 interface FileResult {
   value?: unknown;
   diagnostics: Diagnostic[];
+  /** Where the dropped body is, in a lean load. */
+  body?: BodyRef;
 }
 
-function loadFile({ file, bytes, error }: DataFile, schema: z.ZodType): FileResult {
+function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileResult {
+  const { file, error } = f;
+  let bytes: Buffer | undefined;
+  let changed: ChangedFileError | undefined;
+  try {
+    if (f.digest !== undefined) bytes = bytesOf(snapshot, f);
+  } catch (err) {
+    if (!(err instanceof ChangedFileError)) throw err;
+    changed = err;
+  }
   if (!bytes) {
     const missing = error?.code === 'ENOENT';
     return {
@@ -113,7 +153,7 @@ function loadFile({ file, bytes, error }: DataFile, schema: z.ZodType): FileResu
           pointer: '',
           message: missing
             ? `The catalogue needs ${file}; create it (see the data layout in README).`
-            : `Could not read ${file}: ${error?.message ?? 'unknown error'}.`,
+            : `Could not read ${file}: ${changed?.message ?? error?.message ?? 'unknown error'}.`,
         },
       ],
     };

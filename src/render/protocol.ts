@@ -3,14 +3,15 @@
  * workers. Messages stay compact: routes go in, small facts and link tallies
  * come back; page HTML never leaves the worker that rendered it.
  */
-import type { Block, RouteRecord } from '../load/schema.js';
+import type { RouteRecord } from '../load/schema.js';
+import type { BodyRef } from '../load/catalogue.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { TallyEntries } from '../emit/links.js';
 
 export interface WorkerConfig {
   /**
-   * A v8-serialised copy of the loaded catalogue without the body blocks of
-   * products, articles and news (see RouteJob.content), written by the main
+   * A v8-serialised copy of the loaded catalogue, lean (without the body blocks of
+   * products, articles and news: see RouteJob.body), written by the main
    * thread once the check passed. Workers start (and import React and the
    * templates) while the main thread is still loading and checking, then
    * read this: far cheaper than loading and validating data/ again.
@@ -23,6 +24,9 @@ export interface WorkerConfig {
   renderModule: string;
 }
 
+/** A lean entity's body: its file, the sha1 of the bytes checked, and the field that holds the blocks. */
+export type BodySource = Pick<BodyRef, 'path' | 'digest' | 'field'>;
+
 /** One route to render: its position in the resolved route list (stable across workers) and its output file. */
 export interface RouteJob {
   index: number;
@@ -30,11 +34,12 @@ export interface RouteJob {
   /** Relative to the output folder, e.g. `herb-extract/index.html`. */
   file: string;
   /**
-   * The body blocks of the entity a detail route shows (product description,
-   * article or news body). The workers' catalogue copy has them stripped:
-   * they are most of its size, and no other page needs them.
+   * Where the body blocks of the entity a detail route shows are (product
+   * description, article or news body). The build loads the catalogue lean
+   * (src/load/lean.ts): bodies are most of its size and each is shown on one
+   * page only, so the thread that renders the page reads them from the file.
    */
-  content?: Block[];
+  body?: BodySource;
 }
 
 export type RenderTask =

@@ -17,6 +17,7 @@ import type { SiteModel } from './model.js';
 import { extractLinks, resolveReferences, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
 import { takeInventory } from '../emit/atomic.js';
+import { BodyChangedError, readBody } from '../load/lean.js';
 import type {
   ArtworkResult,
   PrepareResult,
@@ -117,9 +118,10 @@ const MAIN_THREAD_SLICE = 8;
 export type Renderer = (task: RenderTask) => Promise<RenderResult>;
 
 /**
- * A renderer for `config`. In a worker the catalogue is the snapshot file
- * (bodies come with the jobs); in-process it is the main thread's own
- * catalogue, bodies included, which is only read, never changed.
+ * A renderer for `config`. In a worker the catalogue is the snapshot file;
+ * in-process it is the main thread's own. Both are lean: a detail page's body
+ * is read from its data file (RouteJob.body), set on the entity while the
+ * page renders, and emptied again.
  */
 export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Renderer {
   // The render code is imported at once: in a worker, in parallel with the main thread's check.
@@ -133,9 +135,8 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
   const ready = (): Promise<Session> =>
     (session ??= (async () => {
       const api = await apiReady;
+      const catalogue = inProcess ?? { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
       const detailEntity = new Map<string, { body?: Block[]; description?: Block[] }>();
-      if (inProcess !== undefined) return { api, catalogue: inProcess, detailEntity, model: api.createSiteModel(inProcess, config.assets) };
-      const catalogue = { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
       for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) if (!detailEntity.has(e.id)) detailEntity.set(e.id, e);
       return { api, catalogue, detailEntity, model: api.createSiteModel(catalogue, config.assets) };
     })());
@@ -165,7 +166,7 @@ async function renderRoutes(
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
   let sinceYield = 0;
-  for (const { index, route, file, content } of task.jobs) {
+  for (const { index, route, file, body } of task.jobs) {
     // On the main thread, let the event loop hand the workers their next batches every few pages.
     if (yieldEvery !== undefined && ++sinceYield > yieldEvery) {
       sinceYield = 0;
@@ -173,18 +174,19 @@ async function renderRoutes(
     }
     let document: { parts: string[]; shared?: boolean[] };
     let facts: ReturnType<RenderApi['routeFacts']>;
-    const entity = content === undefined ? undefined : detailEntity.get(route.nodeid);
-    const field = route.screen === 'product' ? 'description' : 'body';
-    if (entity !== undefined) entity[field] = content;
+    const entity = body === undefined ? undefined : detailEntity.get(route.nodeid);
     try {
+      if (entity !== undefined) entity[body!.field] = readBody(body!);
       document = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
       facts = api.routeFacts(model, route);
     } catch (err) {
-      failures.push({ index, subject: route.path, template: api.TEMPLATE_OF?.[route.screen], cause: causeOf(err) });
+      // A data file changed since the check is not the template's fault.
+      const template = err instanceof BodyChangedError ? undefined : api.TEMPLATE_OF?.[route.screen];
+      failures.push({ index, subject: route.path, template, cause: err instanceof BodyChangedError ? err.message : causeOf(err) });
       continue;
     } finally {
-      // Dropped again at once: the worker's memory stays that of the lean catalogue however large the site.
-      if (entity !== undefined) entity[field] = [];
+      // Dropped again at once: the thread's memory stays that of the lean catalogue however large the site.
+      if (entity !== undefined) entity[body!.field] = [];
     }
     const links = resolveReferences(document.parts, route.path, origin, document.shared);
     tallyPage(tally, links.internal, index);

@@ -13,17 +13,51 @@ import { Repeated, identityOf } from './slots.js';
  */
 const MILESTONE = 5;
 
+/** Milestones of one step shown at most: more would make every page of a very long list mostly page links. */
+const MAX_MILESTONES = 20;
+
+/**
+ * The milestone steps for a list of `count` pages, coarsest first: [5] up to
+ * 100 pages (every fifth page, on every page of the list), then [50, 5],
+ * [500, 50, 5] and so on. A coarser step is linked everywhere; each finer
+ * one only within the current page's block of the step above it. A
+ * 7,000-page list then shows about 40 page links instead of 1,400, and
+ * every page stays a few clicks from the first.
+ */
+export function milestoneSteps(count: number): number[] {
+  const steps = [MILESTONE];
+  while (count / steps[0] > MAX_MILESTONES) steps.unshift(steps[0] * 10);
+  return steps;
+}
+
 /** Page numbers to show: first, last, milestones and two either side of the current one; 0 marks a gap. */
 export function pageWindow(pages: readonly number[], current: number): number[] {
-  const shown = pages.filter(
-    (n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2 || n % MILESTONE === 0,
-  );
+  const steps = milestoneSteps(pages.length);
+  const milestone = (n: number) =>
+    steps.some((step, k) => n % step === 0 && (k === 0 || Math.floor(n / steps[k - 1]) === Math.floor(current / steps[k - 1])));
+  const shown = pages.filter((n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2 || milestone(n));
   const out: number[] = [];
   for (const n of shown) {
     if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);
     out.push(n);
   }
   return out;
+}
+
+/** Page number → path, made once per list: a list of thousands of pages must not rebuild it on each of them. */
+const pathsOf = new WeakMap<readonly ListPageRef[], ReadonlyMap<number, string>>();
+function pagePaths(pages: readonly ListPageRef[]): ReadonlyMap<number, string> {
+  let map = pathsOf.get(pages);
+  if (map === undefined) pathsOf.set(pages, (map = new Map(pages.map((p) => [p.page, p.path]))));
+  return map;
+}
+
+/** Page numbers of a list, made once per list (see pagePaths). */
+const numbersOf = new WeakMap<readonly ListPageRef[], readonly number[]>();
+function pageNumbers(pages: readonly ListPageRef[]): readonly number[] {
+  let numbers = numbersOf.get(pages);
+  if (numbers === undefined) numbersOf.set(pages, (numbers = pages.map((p) => p.page)));
+  return numbers;
 }
 
 /** One item of the page list: a link, the current page or a gap (0). */
@@ -57,13 +91,10 @@ function Run({ pages, run, byNumber }: { pages: readonly ListPageRef[]; run: rea
 
 export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; current: number }) {
   if (pages.length < 2) return null;
-  const byNumber = new Map(pages.map((p) => [p.page, p.path]));
+  const byNumber = pagePaths(pages);
   const prev = byNumber.get(current - 1);
   const next = byNumber.get(current + 1);
-  const shown = pageWindow(
-    pages.map((p) => p.page),
-    current,
-  );
+  const shown = pageWindow(pageNumbers(pages), current);
   // Links before and after the window (and the gaps among them) are runs; the window, with the gaps that border it, is this page's own.
   const near = (n: number) => n !== 0 && Math.abs(n - current) <= 2;
   let from = shown.findIndex(near);

@@ -119,8 +119,8 @@ describe('a successful build', () => {
   });
 
   test('every page is byte-identical to a plain in-process renderRoute with the whole catalogue', async () => {
-    // The workers render from a catalogue without body blocks and get each detail page's blocks with its job;
-    // this proves that changes nothing, and that the pool adds nothing of its own.
+    // The build renders from a lean catalogue (no body blocks; each detail page reads its own from the data
+    // file); this proves that changes nothing, and that the pool adds nothing of its own.
     // The compiled templates, as the workers run them (vitest's JSX transform would pick React's dev runtime).
     const { createSiteModel, render404, renderRoute } = await import(pathToFileURL(path.join(ROOT, 'build/src/render/index.js')).href);
     const checked = await checkDataDir(SMALL);
@@ -230,6 +230,24 @@ describe('failures leave the previous output untouched', () => {
     expect(noTempLeft(work)).toEqual([]);
   });
 
+  test('a data file changed after the check fails the build, naming the file, and dist/ stays as it was', async () => {
+    // The build renders from a lean catalogue and reads each body back when its page renders: it must not
+    // publish content the check never saw.
+    const fresh = workDir();
+    const data = path.join(fresh, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    expect((await build(fresh, [], undefined, data)).code).toBe(0);
+    const dist = path.join(fresh, 'dist');
+    const before = snapshot(dist);
+    const touched = path.join(data, 'articles/what-is-curcumin.json');
+    const run = await build(fresh, ['--concurrency', '1'], { SITE_TEST_RENDER_MODULE: hook('changing-data-render.mjs'), SITE_TEST_TOUCH: touched }, data);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('build/render-failed');
+    expect(run.stderr).toContain(`Route /knowledge/what-is-curcumin (screen "article") failed to render: ${touched} changed during the build, after it was checked; run the build again`);
+    expect(snapshot(dist)).toEqual(before);
+    expect(noTempLeft(fresh)).toEqual([]);
+  });
+
   test('a broken internal link and a javascript: link fail the build and are listed in reports/links.json', async () => {
     const fresh = workDir();
     const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('broken-link-render.mjs') });
@@ -287,7 +305,7 @@ describe('failures leave the previous output untouched', () => {
 describe('determinism and the command line', () => {
   test('two builds (the main thread alone; it and two workers) write byte-identical files and link reports', async () => {
     // Side by side, so both use the same compiled templates even while they are being worked on.
-    // Workers render from the lean snapshot with each job's body; the main thread from the whole catalogue.
+    // Every thread renders from the lean catalogue, reading each detail page's body from its data file.
     const [a, b] = [workDir(), workDir()];
     const runs = await Promise.all([build(a, ['--concurrency', '3']), build(b, ['--concurrency', '1'])]);
     expect(runs.map((r) => r.code)).toEqual([0, 0]);

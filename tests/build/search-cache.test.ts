@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cachedSearchIndex } from '../../src/emit/search-cache.js';
-import { buildSearchIndex, cappedSquash } from '../../src/emit/search-index.js';
+import { buildSearchIndex } from '../../src/emit/search-index.js';
+import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
 
 /** The definition cappedSquash must equal: squash everything, then cap at a space. */

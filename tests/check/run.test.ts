@@ -66,6 +66,26 @@ describe('checkDataDir with a cache', () => {
     expect(countCatalogue(hit.sizes, hit.routes, hit.diagnostics).totals).toEqual(counted);
   });
 
+  it('caches a lean result apart from a whole one, body references included', async () => {
+    const data = scenario('check-duplicate-route');
+    const dir = cacheDir();
+    const fresh = await checkDataDir(data, { cacheDir: false, lean: true });
+    const miss = await checkDataDir(data, { cacheDir: dir, lean: true });
+    const hit = await checkDataDir(data, { cacheDir: dir, lean: true });
+    const whole = await checkDataDir(data, { cacheDir: dir });
+    expect(readdirSync(dir)).toHaveLength(2);
+    expect(whole.catalogue!.bodies).toBeUndefined();
+    expect(whole.catalogue!.articles[0].body.length).toBeGreaterThan(0);
+    for (const result of [miss, hit]) {
+      expectSame(result, fresh);
+      const c = result.catalogue!;
+      const refs = [...c.products, ...c.articles, ...c.news].map((e) => c.bodies!.get(e));
+      expect(refs.every((r) => r !== undefined)).toBe(true);
+      expect(refs).toEqual([...fresh.catalogue!.products, ...fresh.catalogue!.articles, ...fresh.catalogue!.news].map((e) => fresh.catalogue!.bodies!.get(e)));
+      expect(c.articles[0].body).toEqual([]);
+    }
+  });
+
   it('misses when one byte of one data file changes, and reports the new findings', async () => {
     const data = scenario(null);
     const dir = cacheDir();

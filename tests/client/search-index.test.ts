@@ -5,7 +5,8 @@ import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { INDEX_OPTIONS, QUERY_OPTIONS, type SearchEntry, type SearchIndexFile } from '../../src/client/search-options.js';
-import { blocksText, buildSearchIndex, searchDocuments, writeSearchIndex } from '../../src/emit/search-index.js';
+import { buildSearchIndex, searchDocuments, writeSearchIndex } from '../../src/emit/search-index.js';
+import { blocksText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
 
 const para = (text: string) => ({ type: 'paragraph' as const, text });
@@ -77,6 +78,23 @@ describe('search index', () => {
     ]);
     expect(docs[0].excerpt.length).toBeLessThanOrEqual(400);
     expect(docs[0].text.length).toBeGreaterThan(docs[0].excerpt.length);
+  });
+
+  it('stays one bounded download however large the catalogue: past the text budget each document indexes the opening of its text', () => {
+    expect(indexedTextChars(1_300)).toBe(INDEXED_TEXT_CHARS); // the shipped catalogue keeps the whole cap
+    expect(indexedTextChars(20_000)).toBe(400);
+    expect(indexedTextChars(1_000_000)).toBe(MIN_INDEXED_TEXT_CHARS);
+    const products = Array.from({ length: 4_000 }, (_, i) => product(`p${i}`, `Product ${i}`, `Opening words of ${i}. ` + 'More text here. '.repeat(400)));
+    const big = { ...catalogue, products } as unknown as Catalogue;
+    const docs = searchDocuments(big, products.map((p) => ({ path: `/p/${p.id}`, screen: 'product', nodeid: p.id })));
+    const cap = indexedTextChars(4_000 + catalogue.articles.length + catalogue.news.length);
+    expect(cap).toBeLessThan(INDEXED_TEXT_CHARS);
+    expect(docs).toHaveLength(4_000);
+    for (const d of docs) {
+      expect(d.text.length).toBeLessThanOrEqual(cap);
+      expect(d.text.length).toBeGreaterThan(cap - 20); // cut at a word, not emptied
+      expect(d.text).toMatch(/^Product \d+ summary Curcuma longa 95% Yellow powder Opening words of \d+\./);
+    }
   });
 
   it('takes the plain text of every block kind', () => {

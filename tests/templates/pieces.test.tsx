@@ -6,7 +6,7 @@ import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
 import { Gallery } from '../../src/templates/Gallery.js';
 import { Inquire } from '../../src/templates/Inquire.js';
 import { InquireSecond } from '../../src/templates/InquireSecond.js';
-import { Pagination, pageWindow } from '../../src/templates/Pagination.js';
+import { milestoneSteps, Pagination, pageWindow } from '../../src/templates/Pagination.js';
 import { Share } from '../../src/templates/Share.js';
 import { Slider } from '../../src/templates/Slider.js';
 
@@ -32,8 +32,9 @@ describe('Pagination', () => {
     ]);
     expect(pageWindow([1, 2, 3, 4, 5, 6, 7], 1)).toEqual([1, 2, 3, 0, 5, 0, 7]);
   });
-  test('every page of a long list is within two clicks of its first page', () => {
-    const pages = Array.from({ length: 72 }, (_, i) => i + 1);
+  /** Clicks from the first page to each page, following the page links. */
+  function depths(count: number): Map<number, number> {
+    const pages = Array.from({ length: count }, (_, i) => i + 1);
     const depth = new Map([[1, 0]]);
     for (let frontier = [1]; frontier.length > 0; ) {
       const next: number[] = [];
@@ -45,8 +46,30 @@ describe('Pagination', () => {
           }
       frontier = next;
     }
+    return depth;
+  }
+  test('every page of a long list is within two clicks of its first page', () => {
+    const depth = depths(72);
     expect(depth.size).toBe(72);
     expect(Math.max(...depth.values())).toBeLessThanOrEqual(2);
+  });
+  test('a list of thousands of pages links a few dozen of them from each page, and every page stays a few clicks deep', () => {
+    expect(milestoneSteps(100)).toEqual([5]);
+    expect(milestoneSteps(101)).toEqual([50, 5]);
+    expect(milestoneSteps(7_000)).toEqual([500, 50, 5]);
+    const pages = Array.from({ length: 7_000 }, (_, i) => i + 1);
+    for (const current of [1, 2, 3_417, 6_999, 7_000]) {
+      const links = pageWindow(pages, current).filter((n) => n !== 0);
+      expect(links.length, `page ${current}`).toBeLessThanOrEqual(50);
+      expect(links).toContain(current);
+      expect(links).toContain(7_000);
+    }
+    expect(pageWindow(pages, 3_417).filter((n) => n !== 0)).toEqual(
+      [1, 500, 1000, 1500, 2000, 2500, 3000, 3050, 3100, 3150, 3200, 3250, 3300, 3350, 3400, 3405, 3410, 3415, 3416, 3417, 3418, 3419, 3420, 3425, 3430, 3435, 3440, 3445, 3450, 3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000],
+    );
+    const depth = depths(7_000);
+    expect(depth.size).toBe(7_000);
+    expect(Math.max(...depth.values())).toBeLessThanOrEqual(6);
   });
 });
 

@@ -66,7 +66,7 @@ export const INDEXED_TEXT_CHARS = 4000;
 
 /**
  * All documents together index at most about this much text. The shipped
- * catalogue (about 1,300 documents, 3.3 million characters) is well inside
+ * catalogue (1,291 documents, 2.7 million characters) is well inside
  * it, so each of its documents keeps INDEXED_TEXT_CHARS; a catalogue of
  * 90,000 documents gets the opening of each text instead of an index (and a
  * download for every visitor of /search) of hundreds of megabytes.

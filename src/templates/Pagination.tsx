@@ -30,12 +30,34 @@ export function milestoneSteps(count: number): number[] {
   return steps;
 }
 
-/** Page numbers to show: first, last, milestones and two either side of the current one; 0 marks a gap. */
+/** The page numbers of a list as a set, made once per array (see pageNumbers). */
+const numberSets = new WeakMap<readonly number[], ReadonlySet<number>>();
+function numberSet(pages: readonly number[]): ReadonlySet<number> {
+  let set = numberSets.get(pages);
+  if (set === undefined) numberSets.set(pages, (set = new Set(pages)));
+  return set;
+}
+
+/**
+ * Page numbers to show: first, last, milestones and two either side of the
+ * current one; 0 marks a gap. Made from the few candidates, never by looking
+ * at every page of the list: that was quadratic in the list's length.
+ */
 export function pageWindow(pages: readonly number[], current: number): number[] {
+  if (pages.length === 0) return [];
+  const present = numberSet(pages);
+  const wanted = new Set<number>([pages[0], pages[pages.length - 1]]);
+  for (let n = current - 2; n <= current + 2; n++) wanted.add(n);
   const steps = milestoneSteps(pages.length);
-  const milestone = (n: number) =>
-    steps.some((step, k) => n % step === 0 && (k === 0 || Math.floor(n / steps[k - 1]) === Math.floor(current / steps[k - 1])));
-  const shown = pages.filter((n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2 || milestone(n));
+  const first = Math.min(pages[0], pages[pages.length - 1]);
+  const last = Math.max(pages[0], pages[pages.length - 1]);
+  steps.forEach((step, k) => {
+    // The coarsest step over the whole list; each finer one within the current page's block of the step above.
+    const from = k === 0 ? first : Math.floor(current / steps[k - 1]) * steps[k - 1];
+    const to = k === 0 ? last : from + steps[k - 1] - 1;
+    for (let n = Math.ceil(from / step) * step; n <= to; n += step) wanted.add(n);
+  });
+  const shown = [...wanted].filter((n) => present.has(n)).sort((a, b) => a - b);
   const out: number[] = [];
   for (const n of shown) {
     if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);

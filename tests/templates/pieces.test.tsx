@@ -53,6 +53,29 @@ describe('Pagination', () => {
     expect(depth.size).toBe(72);
     expect(Math.max(...depth.values())).toBeLessThanOrEqual(2);
   });
+  test('shows exactly the pages its definition names, for lists of every length, with and without missing page numbers', () => {
+    // The definition: every page that is first, last, within two of the current one, or a milestone of a tier.
+    const reference = (pages: number[], current: number): number[] => {
+      const steps = milestoneSteps(pages.length);
+      const milestone = (n: number) => steps.some((step, k) => n % step === 0 && (k === 0 || Math.floor(n / steps[k - 1]) === Math.floor(current / steps[k - 1])));
+      const out: number[] = [];
+      for (const n of pages.filter((n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2 || milestone(n))) {
+        if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);
+        out.push(n);
+      }
+      return out;
+    };
+    for (const count of [1, 2, 3, 7, 20, 99, 100, 101, 250, 1_001, 7_000]) {
+      const whole = Array.from({ length: count }, (_, i) => i + 1);
+      const holed = whole.filter((n) => n === 1 || n % 7 !== 3); // some page numbers never declared
+      for (const pages of [whole, holed]) {
+        for (const current of new Set([pages[0], pages[1] ?? 1, pages[Math.floor(pages.length / 2)], pages[pages.length - 1], 3, 417])) {
+          expect(pageWindow(pages, current), `${count} pages, current ${current}`).toEqual(reference(pages, current));
+        }
+      }
+    }
+  });
+
   test('a list of thousands of pages links a few dozen of them from each page, and every page stays a few clicks deep', () => {
     expect(milestoneSteps(100)).toEqual([5]);
     expect(milestoneSteps(101)).toEqual([50, 5]);

@@ -69,26 +69,52 @@ export async function prepareTempDir(outDir: string): Promise<{ tmp: string; rec
 }
 
 /**
+ * Which of `parts` threads takes an entry of the output folder (relative,
+ * forward slashes) when the walk is shared (takeInventory's part): entries
+ * one or two levels down (`knowledge`, `knowledge/what-is-curcumin`) by a
+ * hash of those two levels, so that a folder of 70,000 pages is shared as
+ * evenly as the whole; the top level, and everything with it, by part 0.
+ */
+export function ownerOf(rel: string, parts: number): number {
+  if (parts <= 1) return 0;
+  const first = rel.indexOf('/');
+  if (first < 0) return 0;
+  const second = rel.indexOf('/', first + 1);
+  const key = second < 0 ? rel : rel.slice(0, second);
+  // FNV-1a: the same owner in every thread, whatever order readdir lists in.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % parts;
+}
+
+/**
  * What a recycled folder holds. Anything but plain folders and singly-linked
  * plain files is removed on the way, so that writing into it can never go
  * through a symbolic link (to a file or a folder) or into a hard-linked copy
- * kept elsewhere. Synchronous: the walk runs in a render worker, which has
+ * kept elsewhere. Synchronous: the walk runs in render threads, which have
  * nothing else to do yet, and promises made it several times slower.
+ *
+ * With `parts` above 1, `part` walks only what ownerOf gives it (every part
+ * lists the top level and its folders, which are few); the union of all
+ * parts' inventories is the whole folder's.
  */
-export function takeInventory(root: string): Inventory {
+export function takeInventory(root: string, part = 0, parts = 1): Inventory {
   const into: Inventory = { files: new Set(), dirs: new Set() };
-  const walk = (rel: string): void => {
+  const walk = (rel: string, depth: number): void => {
     for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      // Below the top level, a part walks only its own share (and the top level's folders, to find it).
+      const mine = ownerOf(child, parts) === part;
+      if (!mine && !(depth === 0 && entry.isDirectory())) continue;
       const full = path.join(root, child);
       if (entry.isDirectory()) {
-        into.dirs.add(child);
-        walk(child);
+        if (mine) into.dirs.add(child);
+        walk(child, depth + 1);
       } else if (entry.isFile() && lstatSync(full).nlink === 1) into.files.add(child);
       else rmSync(full, { recursive: true, force: true });
     }
   };
-  walk('');
+  walk('', 0);
   return into;
 }
 

@@ -190,14 +190,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     removeInBackground(await staleSiblings(outDir));
     preparing = prepareTempDir(outDir);
     const { recycled } = await preparing;
-    // A worker readies the output folder (see the 'prepare' task) while this thread writes the snapshot.
-    const prepared = threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs: pageDirs(plan) });
-    prepared.catch(() => undefined); // awaited below; a failed snapshot write must not leave it unobserved
+    // Every render thread readies its share of the output folder (see the 'prepare' task and ownerOf): the
+    // workers at once, this thread once it has written their snapshot. Walking a spare of 100,000 pages is
+    // seconds of readdir, which one thread did alone while the other waited.
+    const dirs = pageDirs(plan);
+    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads });
+    const shares = Array.from({ length: threads.workers }, (_, part) => prepare(part));
+    for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
     threads.startMainThread(catalogue);
     try {
       if (threads.workers > 0) await writeFile(snapshot, serialize(leanCatalogue(catalogue)));
-      const held = await prepared;
-      const inventory: Inventory = { files: new Set(held.files), dirs: new Set(held.dirs) };
+      const held = await allSettledOrThrow([...shares, prepare(threads.workers)]);
+      const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
       clock.lap('prepare');
       const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key });
       const all = [...diagnostics, ...built.diagnostics];

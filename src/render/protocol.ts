@@ -51,7 +51,14 @@ export type RenderTask =
    * from the spare, takes its inventory (removing links, see atomic.ts); then
    * creates the pages' folders (relative to it) that are not there yet.
    */
-  | { kind: 'prepare'; recycled: boolean; dirs: string[] };
+  | {
+      kind: 'prepare';
+      recycled: boolean;
+      dirs: string[];
+      /** This task's share of the folder (see ownerOf in emit/atomic.ts): one per render thread, run at once. */
+      part: number;
+      parts: number;
+    };
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */
 export interface PageFacts {

@@ -16,7 +16,7 @@ import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
 import { extractLinks, resolveReferences, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
-import { takeInventory } from '../emit/atomic.js';
+import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
 import type {
   ArtworkResult,
@@ -94,8 +94,10 @@ function unchanged(target: string, bytes: Buffer): boolean {
 }
 
 function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
-  const inventory = task.recycled ? takeInventory(outDir) : { files: new Set<string>(), dirs: new Set<string>() };
-  for (const dir of task.dirs) if (!inventory.dirs.has(dir)) mkdirSync(insideRoot(outDir, dir), { recursive: true });
+  const { part, parts } = task;
+  const inventory = task.recycled ? takeInventory(outDir, part, parts) : { files: new Set<string>(), dirs: new Set<string>() };
+  // Each part makes the folders of its own share, which only its own walk can have found.
+  for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) mkdirSync(insideRoot(outDir, dir), { recursive: true });
   return { kind: 'prepare', files: [...inventory.files], dirs: [...inventory.dirs] };
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
-import { createTempDir, keepAsSpare, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/emit/atomic.js';
+import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/emit/atomic.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { candidateFiles, decodeEntities, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
@@ -221,6 +221,47 @@ describe('the spare output', () => {
     expect(tree(tmp)).toEqual(['hard.html', 'kept/', 'kept/index.html', 'new/', 'new/index.html', 'robots.txt']);
     expect(readFileSync(outside, 'utf8')).toBe('must stay');
     expect(lstatSync(outside).nlink).toBe(1);
+  });
+
+  test('shared among threads, the walk takes each entry once: the parts together are the whole inventory, links removed', async () => {
+    const make = () => {
+      const root = scratch();
+      const outside = path.join(scratch(), 'outside.txt');
+      writeFileSync(outside, 'must stay');
+      for (let i = 0; i < 60; i++) {
+        mkdirSync(path.join(root, `knowledge/article-${i}/deeper`), { recursive: true });
+        writeFileSync(path.join(root, `knowledge/article-${i}/index.html`), 'old');
+        writeFileSync(path.join(root, `knowledge/article-${i}/deeper/stale.html`), 'old');
+      }
+      for (const f of ['index.html', 'robots.txt', 'herb-extract/index.html', 'assets/main.js', 'assets/styles.css']) {
+        mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+        writeFileSync(path.join(root, f), 'old');
+      }
+      symlinkSync(outside, path.join(root, 'knowledge/article-7/link.html'));
+      symlinkSync(path.dirname(outside), path.join(root, 'knowledge/linked-folder'));
+      symlinkSync(path.dirname(outside), path.join(root, 'linked-top'));
+      linkSync(outside, path.join(root, 'knowledge/article-9/hard.html'));
+      return { root, outside };
+    };
+    const whole = make();
+    const expected = takeInventory(whole.root);
+    expect(expected.files.size).toBe(125);
+    for (const parts of [2, 3]) {
+      const shared = make();
+      const inventories = Array.from({ length: parts }, (_, part) => takeInventory(shared.root, part, parts));
+      const files = inventories.flatMap((i) => [...i.files]);
+      const dirs = inventories.flatMap((i) => [...i.dirs]);
+      expect(files.length, 'no file taken twice').toBe(new Set(files).size);
+      expect(dirs.length, 'no folder taken twice').toBe(new Set(dirs).size);
+      expect(new Set(files)).toEqual(expected.files);
+      expect(new Set(dirs)).toEqual(expected.dirs);
+      expect(inventories.every((i) => i.files.size > 0), 'every part has a share').toBe(true);
+      expect(tree(shared.root)).toEqual(tree(whole.root)); // the same links removed, nothing else
+      expect(readFileSync(shared.outside, 'utf8')).toBe('must stay');
+    }
+    expect(ownerOf('index.html', 2)).toBe(0);
+    expect(ownerOf('knowledge', 2)).toBe(0);
+    expect(ownerOf('knowledge/a/b/c', 5)).toBe(ownerOf('knowledge/a', 5));
   });
 });
 

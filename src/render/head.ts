@@ -7,7 +7,7 @@
 import type { Product, RouteRecord } from '../load/schema.js';
 import { artworkUrl, ARTWORK_SIZE } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
-import { type ListPageRef, type SiteModel, articleHref, newsHref, productHref, screenHref } from './model.js';
+import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
 import { absoluteUrl, firstParagraph, laterDate, safeHref, squash, trimAtWord } from './text.js';
 import type { Crumb, View } from './view.js';
 
@@ -256,7 +256,7 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
   const origin = model.site.origin;
   const list = 'list' in view ? view : undefined;
   const neighbour = (n: number): string | undefined => {
-    const path = list === undefined ? undefined : pageNumberPaths(list.list.pages).get(n);
+    const path = list === undefined ? undefined : listPageIndex(list.list.pages).pathOf.get(n);
     return path === undefined ? undefined : absoluteUrl(origin, path);
   };
   const dates =
@@ -280,18 +280,6 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
     ...dates,
   };
   return { ...base, jsonLd: structuredData(model, route, view, crumbs, base) };
-}
-
-/** Page number → path of a list's first page of that number, made once per list (a search per page is quadratic in a 7,000-page list). */
-const numberPaths = new WeakMap<readonly ListPageRef[], Map<number, string>>();
-function pageNumberPaths(pages: readonly ListPageRef[]): Map<number, string> {
-  let map = numberPaths.get(pages);
-  if (map === undefined) {
-    map = new Map();
-    for (const p of pages) if (!map.has(p.page)) map.set(p.page, p.path);
-    numberPaths.set(pages, map);
-  }
-  return map;
 }
 
 /** Head of the 404 page: never indexed, canonical to nothing. */

@@ -25,6 +25,22 @@ export interface ListPageRef {
   path: string;
 }
 
+/** A list's pages by number: what its pagination and its head's prev/next links look up on every page of it. */
+export interface ListPageIndex {
+  /** Page numbers, ascending. */
+  numbers: readonly number[];
+  pathOf: ReadonlyMap<number, string>;
+}
+
+const pageIndexes = new WeakMap<readonly ListPageRef[], ListPageIndex>();
+
+/** The index of a list's pages, made once per list: rebuilding it on each of a 7,000-page list's pages is quadratic. */
+export function listPageIndex(pages: readonly ListPageRef[]): ListPageIndex {
+  let index = pageIndexes.get(pages);
+  if (index === undefined) pageIndexes.set(pages, (index = { numbers: pages.map((p) => p.page), pathOf: new Map(pages.map((p) => [p.page, p.path])) }));
+  return index;
+}
+
 /** The declared routes of one list (a category, the knowledge library or the news). */
 export interface ListRoutes {
   /** The bare path (`/herb-extract`) when declared. */

@@ -4,6 +4,7 @@
  * its entity; eager product cards are not (React announces their image in
  * <head>, which a reused template would not).
  */
+import type { ReactNode } from 'react';
 import type { Article, NewsItem, Product } from '../load/schema.js';
 import { productImage } from '../render/head.js';
 import { type SiteModel, articleHref, newsHref, productHref } from '../render/model.js';
@@ -71,42 +72,31 @@ export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: N
   return <Repeated cacheKey={`news-card\n${identityOf(item)}\n${level}`} render={() => <NewsCardMarkup model={model} item={item} level={level} />} />;
 }
 
-/** Related products of a product or an article: the same section wherever the same products are related. */
-export function RelatedProducts({ model, products }: { model: SiteModel; products: readonly Product[] }) {
-  if (products.length === 0) return null;
+/**
+ * A related section: the same markup wherever the same entities are related,
+ * so it is rendered once per set (see Repeated).
+ */
+function RelatedSection<T extends { id: string }>({ kind, title, items, card }: { kind: string; title: string; items: readonly T[]; card: (item: T) => ReactNode }) {
+  if (items.length === 0) return null;
   return (
     <Repeated
-      cacheKey={`related-products\n${products.map(identityOf).join(' ')}`}
+      cacheKey={`related-${kind}\n${items.map(identityOf).join(' ')}`}
       render={() => (
-        <section aria-labelledby="related-products-heading">
-          <h2 id="related-products-heading">Related products</h2>
-          <ul className="card-grid">
-            {products.map((p) => (
-              <ProductCard key={p.id} model={model} product={p} />
-            ))}
-          </ul>
+        <section aria-labelledby={`related-${kind}-heading`}>
+          <h2 id={`related-${kind}-heading`}>{title}</h2>
+          <ul className="card-grid">{items.map(card)}</ul>
         </section>
       )}
     />
   );
 }
 
-/** Related articles of a product: the same section wherever the same articles are related. */
+/** Related products of a product or an article. */
+export function RelatedProducts({ model, products }: { model: SiteModel; products: readonly Product[] }) {
+  return <RelatedSection kind="products" title="Related products" items={products} card={(p) => <ProductCard key={p.id} model={model} product={p} />} />;
+}
+
+/** Related articles of a product. */
 export function RelatedArticles({ model, articles }: { model: SiteModel; articles: readonly Article[] }) {
-  if (articles.length === 0) return null;
-  return (
-    <Repeated
-      cacheKey={`related-articles\n${articles.map(identityOf).join(' ')}`}
-      render={() => (
-        <section aria-labelledby="related-articles-heading">
-          <h2 id="related-articles-heading">Related articles</h2>
-          <ul className="card-grid">
-            {articles.map((a) => (
-              <ArticleCard key={a.id} model={model} article={a} />
-            ))}
-          </ul>
-        </section>
-      )}
-    />
-  );
+  return <RelatedSection kind="articles" title="Related articles" items={articles} card={(a) => <ArticleCard key={a.id} model={model} article={a} />} />;
 }

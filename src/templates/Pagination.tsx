@@ -2,7 +2,7 @@
  * Links between the pages of a list: plain <a href> in sequence (crawlers
  * follow prev/next), with a window of page numbers around the current one.
  */
-import type { ListPageRef } from '../render/model.js';
+import { listPageIndex, type ListPageRef } from '../render/model.js';
 import { Repeated, identityOf } from './slots.js';
 
 /**
@@ -30,7 +30,7 @@ export function milestoneSteps(count: number): number[] {
   return steps;
 }
 
-/** The page numbers of a list as a set, made once per array (see pageNumbers). */
+/** The page numbers of a list as a set, made once per array (listPageIndex's `numbers`). */
 const numberSets = new WeakMap<readonly number[], ReadonlySet<number>>();
 function numberSet(pages: readonly number[]): ReadonlySet<number> {
   let set = numberSets.get(pages);
@@ -66,22 +66,6 @@ export function pageWindow(pages: readonly number[], current: number): number[] 
   return out;
 }
 
-/** Page number → path, made once per list: a list of thousands of pages must not rebuild it on each of them. */
-const pathsOf = new WeakMap<readonly ListPageRef[], ReadonlyMap<number, string>>();
-function pagePaths(pages: readonly ListPageRef[]): ReadonlyMap<number, string> {
-  let map = pathsOf.get(pages);
-  if (map === undefined) pathsOf.set(pages, (map = new Map(pages.map((p) => [p.page, p.path]))));
-  return map;
-}
-
-/** Page numbers of a list, made once per list (see pagePaths). */
-const numbersOf = new WeakMap<readonly ListPageRef[], readonly number[]>();
-function pageNumbers(pages: readonly ListPageRef[]): readonly number[] {
-  let numbers = numbersOf.get(pages);
-  if (numbers === undefined) numbersOf.set(pages, (numbers = pages.map((p) => p.page)));
-  return numbers;
-}
-
 /** One item of the page list: a link, the current page or a gap (0). */
 function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>) {
   return n === 0 ? (
@@ -113,10 +97,10 @@ function Run({ pages, run, byNumber }: { pages: readonly ListPageRef[]; run: rea
 
 export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; current: number }) {
   if (pages.length < 2) return null;
-  const byNumber = pagePaths(pages);
+  const { numbers, pathOf: byNumber } = listPageIndex(pages);
   const prev = byNumber.get(current - 1);
   const next = byNumber.get(current + 1);
-  const shown = pageWindow(pageNumbers(pages), current);
+  const shown = pageWindow(numbers, current);
   // Links before and after the window (and the gaps among them) are runs; the window, with the gaps that border it, is this page's own.
   const near = (n: number) => n !== 0 && Math.abs(n - current) <= 2;
   let from = shown.findIndex(near);

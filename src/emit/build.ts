@@ -12,7 +12,7 @@ import { countBySeverity, type Diagnostic } from '../core/diagnostic.js';
 import type { ResolvedRoute } from '../check/index.js';
 import type { Catalogue } from '../load/catalogue.js';
 import { locateMany } from '../load/locate.js';
-import type { Block, RouteRecord } from '../load/schema.js';
+import type { RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';

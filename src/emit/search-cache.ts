@@ -44,7 +44,7 @@ function indexingCode(): string | null {
 
 /**
  * Hash of everything searchDocuments reads: the routes' path, screen and node
- * id, and the products, articles and news whole. Cheaper than making the
+ * id, and the products, articles and news whole (a lean one's body by its file's sha1). Cheaper than making the
  * documents (squashing every text), which only a miss needs.
  */
 function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRoute[]): string {
@@ -53,7 +53,8 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
   for (const r of routes) h.update(JSON.stringify([r.path, r.screen, r.nodeid]));
   for (const part of [catalogue.products, catalogue.articles, catalogue.news]) {
     h.update(`\0${part.length}\0`);
-    for (const entity of part) h.update(JSON.stringify(entity)).update('\n');
+    // A lean catalogue's entities have no bodies: their files' sha1 stands for them.
+    for (const entity of part) h.update(JSON.stringify(entity)).update(`\0${catalogue.bodies?.get(entity)?.digest ?? ''}\n`);
   }
   return h.digest('hex');
 }

@@ -1,5 +1,5 @@
 /** The build's speed-ups of the search index: same bytes as building it afresh, whatever the cache holds. */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -7,6 +7,9 @@ import { cachedSearchIndex } from '../../src/emit/search-cache.js';
 import { buildSearchIndex } from '../../src/emit/search-index.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
+import { resolveRoutes } from '../../src/check/index.js';
+import { loadCatalogue } from '../../src/load/index.js';
+import { scenario } from '../check/fixture.js';
 
 /** The definition cappedSquash must equal: squash everything, then cap at a space. */
 function reference(raw: string, max: number): string {
@@ -63,6 +66,24 @@ describe('cachedSearchIndex', () => {
     // A route moved to another path is a change too.
     const moved = [{ ...routes[0], path: '/herb-extract/curcumin' }];
     expect(cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
+  });
+
+  test('a lean catalogue (bodies dropped at load) whose body changed is a miss too', async () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
+    const data = scenario(null);
+    const lean = async () => (await loadCatalogue(data, { lean: true })).catalogue!;
+    const first = await lean();
+    const routesOf = resolveRoutes(first);
+    const hit = cachedSearchIndex(first, routesOf, cacheDir);
+    const file = path.join(data, 'news/expo-2024.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc.body = [{ type: 'paragraph', text: 'Quercetin samples shipped to every visitor.' }];
+    writeFileSync(file, JSON.stringify(doc));
+    const changed = await lean();
+    expect(changed.news[0]).toEqual(first.news[0]); // the lean entities alone cannot tell
+    const again = cachedSearchIndex(changed, routesOf, cacheDir);
+    expect(again.url).not.toBe(hit.url);
+    expect(again).toEqual(buildSearchIndex(changed, routesOf));
   });
 
   test('under the check key: the key alone decides, so a changed check key is a miss', () => {

@@ -203,7 +203,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const held = await allSettledOrThrow([...shares, prepare(threads.workers)]);
       const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
       clock.lap('prepare');
-      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key });
+      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key, held: inventory.files });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
@@ -246,6 +246,8 @@ interface EmitContext {
   lap: (phase: string) => void;
   /** The check result's content key (see CheckResult.key). */
   checkKey?: string;
+  /** Files the temporary folder held before this build wrote anything (see Inventory). */
+  held: ReadonlySet<string>;
 }
 
 /**
@@ -270,7 +272,7 @@ interface Emitted {
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
-  const rendering = renderAll(ctx.pool, plan, catalogue, options.onProgress);
+  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, options.onProgress);
   // The search index needs the bodies the workers do not have; the main thread builds it while they render.
   const searchIndex =
     options.searchIndex === false
@@ -383,7 +385,13 @@ interface Rendered {
  * flight (memory stays flat however large the catalogue), then the 404 page
  * and the product artwork. Stops handing out work after the first failure.
  */
-async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalogue: Catalogue, onProgress?: (done: number, total: number) => void): Promise<Rendered> {
+async function renderAll(
+  pool: RenderPool,
+  plan: readonly PlannedRoute[],
+  catalogue: Catalogue,
+  held: ReadonlySet<string>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Rendered> {
   const productCount = catalogue.products.length;
   const bodyOf = detailBody(catalogue);
   const facts: PageFacts[] = new Array(plan.length);
@@ -395,7 +403,11 @@ async function renderAll(pool: RenderPool, plan: readonly PlannedRoute[], catalo
   let done = 0;
 
   const takeBatch = (): RouteJob[] => {
-    const jobs = plan.slice(next, next + size).map(({ index, route, file }): RouteJob => ({ index, route, file, body: bodyOf(route) }));
+    const jobs = plan.slice(next, next + size).map(({ index, route, file }): RouteJob => {
+      const job: RouteJob = { index, route, file, body: bodyOf(route) };
+      if (!held.has(file)) job.fresh = true;
+      return job;
+    });
     next += jobs.length;
     return jobs;
   };

@@ -27,6 +27,28 @@ export interface PageLinks {
   internal: string[];
   /** References with a scheme that runs code (`javascript:`, `vbscript:`, `data:text/html`): never in our pages. */
   unsafe: string[];
+  /**
+   * The site-absolute targets of the page's shared pieces (header, footer),
+   * the same for every page with the same pieces; not repeated in `internal`.
+   * Only resolveReferences sets it: see TargetGroup.
+   */
+  group?: TargetGroup;
+}
+
+/**
+ * Distinct site-absolute targets of one combination of shared pieces. A
+ * page's header and footer link to every category and company page: counted
+ * page by page, they were nine in ten of the references a large build
+ * tallies. A group is counted once per page instead, and its targets get the
+ * group's count when a thread reports its tally (BatchTally.entries).
+ */
+export interface TargetGroup {
+  targets: ReadonlySet<string>;
+}
+
+/** Every internal target of a page: its own, then its shared pieces'. */
+export function pageTargets(links: PageLinks): string[] {
+  return links.group === undefined ? links.internal : [...links.internal, ...links.group.targets];
 }
 
 /** Schemes that run code when followed; `data:,` (the empty favicon) and data images are harmless. */
@@ -122,48 +144,72 @@ function collect(
   shared: readonly boolean[] | undefined,
   scan: (html: string, found: (ref: string) => void) => void,
 ): PageLinks {
+  const group = shared === undefined ? undefined : groupOf(pieces, shared, origin, scan);
   const internal = new Set<string>();
   const unsafe = new Set<string>();
   const add = (ref: string) => {
     const r = ref.charCodeAt(0) === 47 /* / */ ? siteAbsolutePath(ref, origin) : internalPath(ref, pagePath, origin);
     if (r === null) return;
-    if (typeof r === 'string') internal.add(r);
-    else unsafe.add(r.unsafe);
+    if (typeof r !== 'string') unsafe.add(r.unsafe);
+    else if (group?.targets.has(r) !== true) internal.add(r);
   };
   for (let i = 0; i < pieces.length; i++) {
     if (shared?.[i] === true) {
-      let refs = sharedReferences.get(pieces[i]);
-      if (refs === undefined || refs.origin !== origin) {
-        const found: SharedReferences = { origin, absolute: [], relative: [] };
-        scan(pieces[i], (ref) => {
-          if (ref.charCodeAt(0) !== 47 /* / */) found.relative.push(ref);
-          else {
-            const r = siteAbsolutePath(ref, origin);
-            if (r !== null) found.absolute.push(r);
-          }
-        });
-        // Bounded: only the header and footer variants are expected here.
-        if (sharedReferences.size >= 64) sharedReferences.clear();
-        sharedReferences.set(pieces[i], (refs = found));
-      }
-      // A site-absolute reference resolves the same on every page; only relative ones need this page's path.
-      for (const r of refs.absolute) {
-        if (typeof r === 'string') internal.add(r);
-        else unsafe.add(r.unsafe);
-      }
+      const refs = sharedReferences.get(pieces[i])!;
+      for (const u of refs.unsafe) unsafe.add(u);
+      // A site-absolute reference resolves the same on every page (it is in the group); relative ones need this page's path.
       for (const ref of refs.relative) add(ref);
     } else scan(pieces[i], add);
   }
-  return { internal: [...internal], unsafe: [...unsafe] };
+  return group === undefined ? { internal: [...internal], unsafe: [...unsafe] } : { internal: [...internal], unsafe: [...unsafe], group };
 }
 
-/** A shared piece's references, in document order: the site-absolute ones resolved, the relative ones raw. */
+/** A shared piece's references: the site-absolute ones resolved, the relative ones raw. */
 interface SharedReferences {
+  id: number;
   origin: string;
-  absolute: Array<string | { unsafe: string }>;
+  absolute: Set<string>;
+  unsafe: string[];
   relative: string[];
 }
 const sharedReferences = new Map<string, SharedReferences>();
+/** Shared pieces' ids, in page order → their group. */
+const groups = new Map<string, TargetGroup>();
+let nextSharedId = 0;
+
+/** The group of a page's shared pieces, scanning each piece the first time this thread sees it. */
+function groupOf(pieces: readonly string[], shared: readonly boolean[], origin: string, scan: (html: string, found: (ref: string) => void) => void): TargetGroup {
+  let key = '';
+  for (let i = 0; i < pieces.length; i++) {
+    if (shared[i] !== true) continue;
+    let refs = sharedReferences.get(pieces[i]);
+    if (refs === undefined || refs.origin !== origin) {
+      const found: SharedReferences = { id: nextSharedId++, origin, absolute: new Set(), unsafe: [], relative: [] };
+      scan(pieces[i], (ref) => {
+        if (ref.charCodeAt(0) !== 47 /* / */) found.relative.push(ref);
+        else {
+          const r = siteAbsolutePath(ref, origin);
+          if (typeof r === 'string') found.absolute.add(r);
+          else if (r !== null) found.unsafe.push(r.unsafe);
+        }
+      });
+      // Bounded: only the header and footer variants are expected here. A group already handed out stays valid.
+      if (sharedReferences.size >= 64) {
+        sharedReferences.clear();
+        groups.clear();
+      }
+      sharedReferences.set(pieces[i], (refs = found));
+    }
+    key += `${refs.id},`;
+  }
+  let group = groups.get(key);
+  if (group === undefined) {
+    const targets = new Set<string>();
+    for (let i = 0; i < pieces.length; i++) if (shared[i] === true) for (const t of sharedReferences.get(pieces[i])!.absolute) targets.add(t);
+    groups.set(key, (group = { targets }));
+  }
+  return group;
+}
 
 /** Calls `found` with every raw reference (attribute value, srcset URL, reference meta content) in document order. */
 function scanReferences(html: string, found: (ref: string) => void): void {
@@ -333,6 +379,33 @@ export function mergeTally(into: LinkTally, entries: TallyEntries): void {
       entry.count += count;
       for (const s of sources) addSource(entry.sources, s);
     }
+  }
+}
+
+/**
+ * One render thread's tally of a batch of pages: each page's own targets
+ * target by target, its shared pieces' as one group (see TargetGroup).
+ */
+export class BatchTally {
+  private readonly targets: LinkTally = new Map();
+  private readonly groups = new Map<TargetGroup, TargetTally>();
+
+  add(links: PageLinks, sourceIndex: number): void {
+    tallyPage(this.targets, links.internal, sourceIndex);
+    if (links.group === undefined) return;
+    const entry = this.groups.get(links.group);
+    if (entry === undefined) this.groups.set(links.group, { count: 1, sources: [sourceIndex] });
+    else {
+      entry.count++;
+      addSource(entry.sources, sourceIndex);
+    }
+  }
+
+  /** Every target with its count: a page names a target in its own pieces or its group, never both. */
+  entries(): TallyEntries {
+    const all: LinkTally = new Map([...this.targets].map(([t, e]) => [t, { count: e.count, sources: [...e.sources] }]));
+    for (const [group, { count, sources }] of this.groups) mergeTally(all, [...group.targets].map((t): [string, number, number[]] => [t, count, sources]));
+    return tallyEntries(all);
   }
 }
 

@@ -40,6 +40,8 @@ export interface RouteJob {
    * page only, so the thread that renders the page reads them from the file.
    */
   body?: BodySource;
+  /** The output folder holds no file at `file` (a new folder, or a page the previous build did not have): written without looking. */
+  fresh?: true;
 }
 
 export type RenderTask =

@@ -14,7 +14,7 @@ import type { Catalogue } from '../load/catalogue.js';
 import type { Block, Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
-import { extractLinks, resolveReferences, tallyEntries, tallyPage, type LinkTally } from '../emit/links.js';
+import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
@@ -57,10 +57,10 @@ export function causeOf(err: unknown): string {
  * meanwhile, and fs/promises cost more CPU per file (file handles, the thread
  * pool) than rendering a small page: measured 2.1 s of 12 s for 1,468 pages.
  */
-function writeOutput(outDir: string, file: string, content: string): number {
+function writeOutput(outDir: string, file: string, content: string, fresh = false): number {
   const target = insideRoot(outDir, file);
   const bytes = Buffer.from(content);
-  if (unchanged(target, bytes)) return bytes.length;
+  if (!fresh && unchanged(target, bytes)) return bytes.length;
   try {
     writeFileSync(target, bytes);
   } catch (err) {
@@ -165,10 +165,10 @@ async function renderRoutes(
   const origin = catalogue.site.origin;
   const pages: PageFacts[] = [];
   const failures: RenderFailure[] = [];
-  const tally: LinkTally = new Map();
+  const tally = new BatchTally();
   const unsafe: Array<[string, number]> = [];
   let sinceYield = 0;
-  for (const { index, route, file, body } of task.jobs) {
+  for (const { index, route, file, body, fresh } of task.jobs) {
     // On the main thread, let the event loop hand the workers their next batches every few pages.
     if (yieldEvery !== undefined && ++sinceYield > yieldEvery) {
       sinceYield = 0;
@@ -191,15 +191,15 @@ async function renderRoutes(
       if (entity !== undefined) entity[body!.field] = [];
     }
     const links = resolveReferences(document.parts, route.path, origin, document.shared);
-    tallyPage(tally, links.internal, index);
+    tally.add(links, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      pages.push({ index, bytes: writeOutput(outDir, file, document.parts.join('')), ...facts, metaFallback: [...facts.metaFallback] });
+      pages.push({ index, bytes: writeOutput(outDir, file, document.parts.join(''), fresh), ...facts, metaFallback: [...facts.metaFallback] });
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }
   }
-  return { kind: 'routes', pages, failures, links: tallyEntries(tally), unsafe };
+  return { kind: 'routes', pages, failures, links: tally.entries(), unsafe };
 }
 
 async function renderArtwork(outDir: string, { api, model, catalogue }: Session, task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {
@@ -228,10 +228,10 @@ async function renderNotFound(outDir: string, { api, model, catalogue }: Session
     failure = { index: -1, subject: '404.html', cause: causeOf(err) };
     html = api.renderErrorFallback();
   }
-  const tally: LinkTally = new Map();
-  tallyPage(tally, extractLinks(html, '/404.html', catalogue.site.origin).internal, -1);
+  const tally = new BatchTally();
+  tally.add(extractLinks(html, '/404.html', catalogue.site.origin), -1);
   const bytes = writeOutput(outDir, '404.html', html);
-  return { kind: 'not-found', bytes, failure, links: tallyEntries(tally) };
+  return { kind: 'not-found', bytes, failure, links: tally.entries() };
 }
 
 // In a worker thread: the pool's task function.

@@ -11,7 +11,7 @@ import { load } from 'cheerio/slim';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { checkDataDir } from '../../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../../src/emit/assets.js';
-import { extractLinks, resolveReferences } from '../../src/emit/links.js';
+import { extractLinks, pageTargets, resolveReferences } from '../../src/emit/links.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { build, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
 
@@ -144,7 +144,9 @@ describe('a successful build', () => {
         if (pass === 1) sharedPieces += shared.filter(Boolean).length;
         const whole = extractLinks(parts.join(''), route.path, ORIGIN);
         const pieces = resolveReferences(parts, route.path, ORIGIN, shared);
-        expect(pieces.internal.sort(), `${route.path} pass ${pass}`).toEqual(whole.internal.sort());
+        // Each target once: the page's own, or its shared pieces' group.
+        expect(pageTargets(pieces).sort(), `${route.path} pass ${pass}`).toEqual(whole.internal.sort());
+        expect(pieces.group?.targets.size, route.path).toBeGreaterThan(5); // home, the lists, company pages, categories
         expect(pieces.unsafe.sort(), `${route.path} pass ${pass}`).toEqual(whole.unsafe.sort());
         expect(whole.internal.length).toBeGreaterThan(10);
       }

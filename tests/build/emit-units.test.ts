@@ -5,7 +5,21 @@ import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
 import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/emit/atomic.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
-import { candidateFiles, decodeEntities, extractLinks, findBroken, internalPath, mergeTally, srcsetUrls, tallyEntries, tallyPage, type LinkTally } from '../../src/emit/links.js';
+import {
+  BatchTally,
+  candidateFiles,
+  decodeEntities,
+  extractLinks,
+  findBroken,
+  internalPath,
+  mergeTally,
+  pageTargets,
+  srcsetUrls,
+  tallyEntries,
+  tallyPage,
+  type LinkTally,
+  type PageLinks,
+} from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 
@@ -83,6 +97,33 @@ describe('link extraction', () => {
     expect(ab.get('/missing')).toEqual({ count: 8, sources: [0, 1, 2, 3, 4] });
     const broken = findBroken(ab, new Set(['index.html']), (i) => `/page-${i}`);
     expect(broken).toEqual([{ target: '/missing', references: 8, sources: ['/page-0', '/page-1', '/page-2', '/page-3', '/page-4'] }]);
+  });
+  test("a batch tally counts the shared pieces' targets as a group, to the same counts as page by page", () => {
+    const header = { targets: new Set(['/', '/contact-us', '/herb-extract']) };
+    const other = { targets: new Set(['/', '/about-us']) };
+    const pages: PageLinks[] = [
+      { internal: ['/a'], unsafe: [], group: header },
+      { internal: ['/b', '/missing'], unsafe: [], group: header },
+      { internal: ['/', '/a'], unsafe: [] },
+      { internal: ['/a'], unsafe: [], group: other },
+      ...Array.from({ length: 6 }, (): PageLinks => ({ internal: [], unsafe: [], group: header })),
+    ];
+    const batch = new BatchTally();
+    const plain: LinkTally = new Map();
+    pages.forEach((p, i) => {
+      batch.add(p, i);
+      tallyPage(plain, pageTargets(p), i);
+    });
+    const merged: LinkTally = new Map();
+    mergeTally(merged, batch.entries());
+    expect(merged).toEqual(plain);
+    expect(merged.get('/')).toEqual({ count: 10, sources: [0, 1, 2, 3, 4] });
+    expect(merged.get('/contact-us')).toEqual({ count: 8, sources: [0, 1, 4, 5, 6] });
+    expect(merged.get('/about-us')).toEqual({ count: 1, sources: [3] });
+    // Reporting leaves the tally as it was.
+    const again: LinkTally = new Map();
+    mergeTally(again, batch.entries());
+    expect(again).toEqual(plain);
   });
 });
 

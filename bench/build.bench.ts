@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { checkDataDir } from '../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../src/emit/assets.js';
 import { createSiteModel, renderRoute } from '../src/render/index.js';
+import { measureScaling } from './scaling.js';
 import { makeSynthetic } from './synthetic.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -183,6 +184,13 @@ export async function run(args: string[]): Promise<void> {
   await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
+  const s = await measureScaling(dataDir);
+  const both = s.together[0] + s.together[1];
+  say(
+    `two render threads at once, ${dataDir} (the warm loop, no files, no pool): one thread alone ${fmt(s.alone)} pages/s; ` +
+      `two at once ${fmt(s.together[0])} + ${fmt(s.together[1])} = ${fmt(both)} pages/s, ${fmt(both / s.alone, 2)}× one thread. ` +
+      `A loop streaming 64 MB of memory: ${fmt(s.streamAlone)} ms alone, ${fmt(s.streamTogether[0])} and ${fmt(s.streamTogether[1])} ms two at once`,
+  );
 
   const synthetic = flag(args, '--synthetic');
   if (synthetic !== undefined) {

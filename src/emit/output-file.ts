@@ -1,0 +1,98 @@
+/**
+ * How a render thread writes an output file: synchronously, from the pieces
+ * the page was assembled from, through two buffers the thread reuses from
+ * file to file. Joining the pieces, encoding the page into a new buffer and
+ * reading the previous file into another cost three page-sized allocations
+ * per page, and on the machines here memory traffic, not the cores, is what
+ * two render threads compete for (see bench/scaling.ts).
+ *
+ * Synchronous, because the thread has nothing else to do meanwhile: with
+ * fs/promises, or the callback API bounded by p-limit, the same build took
+ * longer (file handles and thread-pool round trips cost more per file than
+ * rendering a small page).
+ */
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+let encoded = Buffer.allocUnsafe(1 << 20);
+let previous = Buffer.allocUnsafe(1 << 20);
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * The UTF-8 bytes of the pieces' concatenation, in this thread's reused
+ * buffer: valid until the next call.
+ */
+export function encodePieces(pieces: readonly string[]): Buffer {
+  let units = 0;
+  for (const piece of pieces) units += piece.length;
+  // UTF-8 takes at most three bytes per UTF-16 code unit (a surrogate pair: four for two).
+  if (units * 3 > encoded.length) encoded = Buffer.allocUnsafe(Math.max(units * 3, encoded.length * 2));
+  let length = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i];
+    // A pair split between two pieces would be encoded as two replacement characters: encode the whole instead.
+    if (i < pieces.length - 1 && piece.length > 0 && isHighSurrogate(piece.charCodeAt(piece.length - 1))) {
+      return encoded.subarray(0, encoded.write(pieces.join(''), 0));
+    }
+    length += encoded.write(piece, length);
+  }
+  return encoded.subarray(0, length);
+}
+
+/**
+ * Whether the file at `target` holds exactly `bytes`; null when there is no
+ * such file (or something else than a file is there).
+ */
+function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
+  let fd: number;
+  try {
+    fd = openSync(target, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    if (stat.size !== bytes.length) return false;
+    if (stat.size > previous.length) previous = Buffer.allocUnsafe(Math.max(stat.size, previous.length * 2));
+    let read = 0;
+    while (read < stat.size) {
+      const n = readSync(fd, previous, read, stat.size - read, read);
+      if (n === 0) return false; // shorter than it said: it changed meanwhile
+      read += n;
+    }
+    return previous.compare(bytes, 0, bytes.length, 0, bytes.length) === 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `pieces` (concatenated) to `target`; returns the file's size.
+ *
+ * Unless `fresh` says the folder cannot hold the file, a file already there
+ * (an output folder made from the spare, see atomic.ts) is read first and
+ * left alone when it holds these bytes. One that differs is unlinked, so that
+ * the write creates a new file: on ext4, truncating and rewriting a file makes
+ * the kernel flush it at close (its auto_da_alloc guard against empty files
+ * after a crash), which made rewriting the shipped site's pages in place ten
+ * times slower than writing new ones.
+ */
+export function writeOutputFile(target: string, pieces: readonly string[], fresh = false): number {
+  const bytes = encodePieces(pieces);
+  if (!fresh) {
+    const same = sameAsOnDisk(target, bytes);
+    if (same === true) return bytes.length;
+    if (same === false) unlinkSync(target);
+  }
+  try {
+    writeFileSync(target, bytes);
+  } catch (err) {
+    // The build creates every page's folder up front (the 'prepare' task); a folder not made yet is made here.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, bytes);
+  }
+  return bytes.length;
+}

@@ -238,11 +238,12 @@ function scanReferences(html: string, found: (ref: string) => void): void {
 
 /**
  * scanReferences for HTML as renderToStaticMarkup writes it, at a fraction of
- * the cost: there every attribute is ` name="value"` in lower case, and `"`,
- * `<` and `>` are escaped in attribute values and text (JSON-LD writes `<` as
- * \u003c and `"` as \"). So ` href="` occurs only as an attribute, and the
- * last `<` before it opens its element. Tested against scanReferences and
- * cheerio on every built page.
+ * the cost: there every attribute is ` name="value"` (in lower case but for
+ * `srcSet`), and `"`, `<` and `>` are escaped in attribute values and text
+ * (JSON-LD writes `<` as \u003c and `"` as \"). So ` href="` is an
+ * attribute where it follows its element's name or another attribute's
+ * closing quote, and the last `<` before it opens its element. Tested against
+ * scanReferences and cheerio on every built page.
  */
 function scanReactReferences(html: string, found: (ref: string) => void): void {
   REACT_ATTRIBUTE.lastIndex = 0;
@@ -250,8 +251,15 @@ function scanReactReferences(html: string, found: (ref: string) => void): void {
     const open = html.lastIndexOf('<', m.index);
     let end = open + 1;
     while (end < m.index && html.charCodeAt(end) !== 32 /* space */) end++;
+    // An attribute follows its element's name or another attribute's closing quote. Anything else is the end of
+    // a value (alt="Cat src=") or a script's text (a JSON-LD string ending in ` src=`): read on from just after.
+    const inValue = end !== m.index && html.charCodeAt(m.index - 1) !== 34; /* " */
+    if (inValue || (end - open === 7 && html.startsWith('script', open + 1) && html.indexOf('>', open) < m.index)) {
+      REACT_ATTRIBUTE.lastIndex = m.index + 1;
+      continue;
+    }
     const name = html.slice(open + 1, end);
-    const attr = m[1];
+    const attr = m[1] === 'srcSet' ? 'srcset' : m[1];
     if (attr === 'content') {
       if (name !== 'meta') continue;
       const tag = html.slice(open, html.indexOf('>', m.index));
@@ -266,7 +274,8 @@ function scanReactReferences(html: string, found: (ref: string) => void): void {
   }
 }
 
-const REACT_ATTRIBUTE = / (href|src|srcset|poster|content)="([^"]*)"/g;
+/** React writes every attribute name in lower case but `srcSet`. */
+const REACT_ATTRIBUTE = / (href|src|srcset|srcSet|poster|content)="([^"]*)"/g;
 const META_PROPERTY = / property="([^"]*)"/;
 const META_NAME = / name="([^"]*)"/;
 

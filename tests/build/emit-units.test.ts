@@ -5,6 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
 import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/emit/atomic.js';
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import {
   BatchTally,
   candidateFiles,
@@ -14,6 +16,7 @@ import {
   internalPath,
   mergeTally,
   pageTargets,
+  resolveReferences,
   srcsetUrls,
   tallyEntries,
   tallyPage,
@@ -57,6 +60,31 @@ describe('link extraction', () => {
     const links = extractLinks(html, '/products', ORIGIN);
     expect(links.internal.sort()).toEqual(['/assets/main-1.js', '/assets/styles-1.css', '/images/products/a.svg', '/img/a-1x.png', '/img/a-2x.png', '/img/a.png', '/img/b.webp', '/products']);
     expect(links.unsafe).toEqual(['javascript:void(0)']);
+  });
+
+  test('the React-output scanner reads a value or a JSON-LD string ending in ` src=` as text, as cheerio does', () => {
+    const page = createElement(
+      'html',
+      null,
+      createElement(
+        'head',
+        null,
+        createElement('script', { type: 'application/ld+json', dangerouslySetInnerHTML: { __html: '{"name":"Cat src=","image":"/ld.png","b":"x href=","c":"/not"}' } }),
+        createElement('script', { src: '/assets/main.js' }),
+      ),
+      createElement(
+        'body',
+        null,
+        createElement('img', { alt: 'Cat src=', src: '/cat.png' }),
+        createElement('a', { title: 'see href=', href: '/see' }, 'x'),
+        createElement('meta', { name: 'x content=', content: '/not-a-reference' }),
+        createElement('img', { srcSet: '/a.png 1x, /b.png 2x' }),
+      ),
+    );
+    const html = renderToStaticMarkup(page);
+    const fast = resolveReferences([html], '/', ORIGIN);
+    expect(fast.internal.sort()).toEqual(extractLinksWithCheerio(html, '/', ORIGIN).internal.sort());
+    expect(fast.internal.sort()).toEqual(['/a.png', '/assets/main.js', '/b.png', '/cat.png', '/see']);
   });
 
   test('the tag scanner agrees with cheerio on every quoting style, entity and attribute order', () => {

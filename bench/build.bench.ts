@@ -16,9 +16,9 @@
  * end (file creation is slow for minutes after a large delete).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDataDir } from '../src/check/run.js';
@@ -52,15 +52,15 @@ let serial = 0;
 const fresh = (label: string) => path.join(OUT, `bench-${label}-${process.pid}-${++serial}`);
 
 /** One `bin/site build --json` as a child process; wall time around the spawn, peak RSS from the build (all its threads). */
-function buildOnce(dataDir: string, extra: string[], into?: { out: string; reports: string }): Promise<BuildSample & { out: string; reports: string }> {
+function buildOnce(dataDir: string, extra: string[], into?: { out: string; reports: string }, cwd = ROOT): Promise<BuildSample & { out: string; reports: string }> {
   const out = into?.out ?? fresh('dist');
   const reports = into?.reports ?? fresh('reports');
-  const args = [BIN, 'build', '--data-dir', dataDir, '--out', out, '--reports', reports, '--json', ...extra];
+  const args = [BIN, 'build', '--data-dir', path.resolve(ROOT, dataDir), '--out', out, '--reports', reports, '--json', ...extra];
   const withTime = existsSync(TIME);
   const [cmd, argv] = withTime ? [TIME, ['-f', 'cpu %U %S', process.execPath, ...args]] : [process.execPath, args];
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -85,19 +85,23 @@ function buildOnce(dataDir: string, extra: string[], into?: { out: string; repor
 }
 
 /**
- * `fresh`: every run into a new output folder (a clean CI checkout). `rebuild`: every run into
- * the same one, as a developer rebuilds: the build then writes into the output it replaced
- * last time (`.<out>-spare`, see src/emit/atomic.ts).
+ * `fresh`: every run into a new output folder. `rebuild`: every run into the same one, as a
+ * developer rebuilds: the build then writes into the output it replaced last time
+ * (`.<out>-spare`, see src/emit/atomic.ts). Both reuse the check and search-index caches
+ * (node_modules/.cache/site/). `cold`: a new output folder and no cache at all, as on a fresh
+ * clone in CI: the build runs from a folder outside any package, where it caches nothing.
  */
-async function measureBuild(label: string, dataDir: string, runs: number, extra: string[] = [], mode: 'fresh' | 'rebuild' = 'fresh'): Promise<void> {
+async function measureBuild(label: string, dataDir: string, runs: number, extra: string[] = [], mode: 'fresh' | 'rebuild' | 'cold' = 'fresh'): Promise<void> {
   const leftovers: string[] = [];
+  const cwd = mode === 'cold' ? mkdtempSync(path.join(tmpdir(), 'site-bench-cold-')) : ROOT;
+  if (cwd !== ROOT) leftovers.push(cwd);
   const into = mode === 'rebuild' ? { out: fresh('dist'), reports: fresh('reports') } : undefined;
   if (into !== undefined) leftovers.push(into.out, into.reports, path.join(path.dirname(into.out), `.${path.basename(into.out)}-spare`));
   // Warms the file cache; for a rebuild, two runs make the output and its spare.
-  for (let i = 0; i < (into === undefined ? 1 : 2); i++) await buildOnce(dataDir, extra, into).then((s) => leftovers.push(s.out, s.reports));
+  for (let i = 0; i < (into === undefined ? 1 : 2); i++) await buildOnce(dataDir, extra, into, cwd).then((s) => leftovers.push(s.out, s.reports));
   const samples: BuildSample[] = [];
   for (let i = 0; i < runs; i++) {
-    const s = await buildOnce(dataDir, extra, into);
+    const s = await buildOnce(dataDir, extra, into, cwd);
     leftovers.push(s.out, s.reports);
     samples.push(s);
   }
@@ -181,6 +185,7 @@ export async function run(args: string[]): Promise<void> {
 
   await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
   await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
+  await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
   await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
@@ -201,6 +206,7 @@ export async function run(args: string[]): Promise<void> {
     const synRuns = Math.min(runs, 3);
     await measureBuild(`site build synthetic-${routes}, rebuild into the same dist`, made.dir, synRuns, [], 'rebuild');
     await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
+    await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
     await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
   }
 }

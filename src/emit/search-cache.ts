@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../load/catalogue.js';
-import { indexDocuments, searchDocuments, type SearchIndexOutput, type SearchRoute } from './search-index.js';
+import { indexDocuments, searchDocuments, type SearchDocument, type SearchIndexOutput, type SearchRoute } from './search-index.js';
+import { indexInWorker } from './search-worker.js';
 
 const FORMAT = 'site-search-cache/1';
 
@@ -65,8 +66,36 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
  * latest). `cacheDir` undefined: build, store nothing.
  */
 export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchRoute[], cacheDir: string | undefined, checkKey?: string): SearchIndexOutput {
+  const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
+  if (slot.hit !== undefined) return slot.hit;
+  return slot.store(indexDocuments(searchDocuments(catalogue, routes)));
+}
+
+/**
+ * cachedSearchIndex with the indexing itself (MiniSearch, the expensive
+ * part) done by `index`: the build hands it to a thread of its own.
+ */
+export async function cachedSearchIndexWith(
+  catalogue: Catalogue,
+  routes: readonly SearchRoute[],
+  cacheDir: string | undefined,
+  checkKey: string | undefined,
+  index: (docs: SearchDocument[]) => Promise<SearchIndexOutput>,
+): Promise<SearchIndexOutput> {
+  const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
+  if (slot.hit !== undefined) return slot.hit;
+  return slot.store(await index(searchDocuments(catalogue, routes)));
+}
+
+/** The cache's answer for these inputs: the stored output, or how to store a new one (returned as given). */
+function cacheSlot(
+  catalogue: Catalogue,
+  routes: readonly SearchRoute[],
+  cacheDir: string | undefined,
+  checkKey: string | undefined,
+): { hit?: SearchIndexOutput; store(output: SearchIndexOutput): SearchIndexOutput } {
   const code = indexingCode();
-  if (cacheDir === undefined || code === null) return indexDocuments(searchDocuments(catalogue, routes));
+  if (cacheDir === undefined || code === null) return { store: (output) => output };
   // The check's key already hashes every data byte and the code that made the catalogue and its routes
   // from them: hashing the catalogue again (100 ms for the shipped one) would add nothing.
   const key = checkKey === undefined ? inputKey(code, catalogue, routes) : createHash('sha256').update(`${code}\0check\0${checkKey}`).digest('hex');
@@ -74,24 +103,27 @@ export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchR
   const file = path.join(cacheDir, `search-${key.slice(0, 24)}.json`);
   try {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as { key: string; output: SearchIndexOutput };
-    if (stored.key === key) return stored.output;
+    if (stored.key === key) return { hit: stored.output, store: (output) => output };
   } catch {
     // missing or damaged: a miss
   }
-  const output = indexDocuments(searchDocuments(catalogue, routes));
-  // Stress-size catalogues (bench/synthetic.ts) are not cached, as the check cache does not cache them.
-  if (output.files.reduce((n, f) => n + f.contents.length, 0) > MAX_CACHED_CHARS) return output;
-  try {
-    mkdirSync(cacheDir, { recursive: true });
-    // Written aside and renamed, so a concurrent build never reads half an entry.
-    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ key, output }));
-    renameSync(tmp, file);
-    pruneEntries(cacheDir);
-  } catch {
-    // A read-only cache folder only costs the next build the indexing time.
-  }
-  return output;
+  return {
+    store(output) {
+      // Stress-size catalogues (bench/synthetic.ts) are not cached, as the check cache does not cache them.
+      if (output.files.reduce((n, f) => n + f.contents.length, 0) > MAX_CACHED_CHARS) return output;
+      try {
+        mkdirSync(cacheDir, { recursive: true });
+        // Written aside and renamed, so a concurrent build never reads half an entry.
+        const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+        writeFileSync(tmp, JSON.stringify({ key, output }));
+        renameSync(tmp, file);
+        pruneEntries(cacheDir);
+      } catch {
+        // A read-only cache folder only costs the next build the indexing time.
+      }
+      return output;
+    },
+  };
 }
 
 /** Entries kept: the most recently written go last. */
@@ -107,7 +139,11 @@ function pruneEntries(cacheDir: string): void {
   for (const e of entries.slice(MAX_ENTRIES)) unlinkSync(e.file);
 }
 
-/** Writes the index under `outDir` (the temporary dist folder), as writeSearchIndex does, through the cache. */
+/**
+ * Writes the index under `outDir` (the temporary dist folder), as
+ * writeSearchIndex does, through the cache; on a miss MiniSearch runs in a
+ * thread of its own (search-worker.ts), beside the render threads.
+ */
 export async function writeSearchIndexCached(
   outDir: string,
   catalogue: Catalogue,
@@ -115,7 +151,7 @@ export async function writeSearchIndexCached(
   cacheDir: string | undefined,
   checkKey?: string,
 ): Promise<SearchIndexOutput> {
-  const out = cachedSearchIndex(catalogue, routes, cacheDir, checkKey);
+  const out = await cachedSearchIndexWith(catalogue, routes, cacheDir, checkKey, indexInWorker);
   await mkdir(path.join(outDir, 'search'), { recursive: true });
   for (const f of out.files) await writeFile(path.join(outDir, ...f.path.split('/')), f.contents);
   return out;

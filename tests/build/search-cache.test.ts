@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cachedSearchIndex } from '../../src/emit/search-cache.js';
-import { buildSearchIndex } from '../../src/emit/search-index.js';
+import { pathToFileURL } from 'node:url';
+import { cachedSearchIndex, cachedSearchIndexWith } from '../../src/emit/search-cache.js';
+import { buildSearchIndex, indexDocuments, searchDocuments } from '../../src/emit/search-index.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
@@ -106,5 +107,22 @@ describe('cachedSearchIndex', () => {
   test('without a cache folder it builds and stores nothing', () => {
     const c = catalogueWith('Turmeric.');
     expect(cachedSearchIndex(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));
+  });
+});
+
+describe('indexInWorker', () => {
+  test('the compiled build indexes in a thread of its own, to the same bytes as in-process', async () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const compiled = path.join(root, 'build/src/emit/search-worker.js');
+    const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/search-worker.js');
+    const docs = searchDocuments(catalogueWith('Turmeric root extract for supplements, 95% curcuminoids.'), routes);
+    const inWorker = await indexInWorker(docs);
+    expect(inWorker).toEqual(indexDocuments(docs));
+    expect(inWorker.documents).toBe(1);
+    // And through the cache, as the build calls it: a miss indexed in the thread, then a hit.
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
+    const c = catalogueWith('Another text.');
+    expect(await cachedSearchIndexWith(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
+    expect(await cachedSearchIndexWith(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(buildSearchIndex(c, routes));
   });
 });

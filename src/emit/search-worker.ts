@@ -1,0 +1,43 @@
+/**
+ * MiniSearch's indexing in a thread of its own. On a cache miss it is the
+ * largest piece of work the build's main thread had besides rendering (about
+ * 0.6 s for the shipped catalogue, the whole of a second core that otherwise
+ * waits; 15 s at 100,000 routes), and it needs nothing but the documents.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { indexDocuments, type SearchDocument, type SearchIndexOutput } from './search-index.js';
+
+const SELF = new URL(import.meta.url);
+
+/**
+ * indexDocuments(docs), in a worker thread. Run from TypeScript sources (the
+ * tests), where no compiled module is there to start, it indexes in-process.
+ */
+export function indexInWorker(docs: readonly SearchDocument[]): Promise<SearchIndexOutput> {
+  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve(indexDocuments(docs));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(SELF, { workerData: { searchIndexer: true } });
+    let settled = false;
+    worker.once('message', (output: SearchIndexOutput) => {
+      settled = true;
+      resolve(output);
+      void worker.terminate();
+    });
+    worker.once('error', (err) => {
+      settled = true;
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the search index thread stopped (exit code ${code}) before it answered`));
+    });
+    worker.postMessage(docs);
+  });
+}
+
+// Only in the thread started above: other worker threads (the render pool's) may import this module too.
+if (!isMainThread && parentPort !== null && (workerData as { searchIndexer?: boolean } | null)?.searchIndexer === true) {
+  const port = parentPort;
+  port.once('message', (docs: SearchDocument[]) => port.postMessage(indexDocuments(docs)));
+}

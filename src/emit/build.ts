@@ -273,11 +273,16 @@ interface Emitted {
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
   const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, options.onProgress);
-  // The search index needs the bodies the workers do not have; the main thread builds it while they render.
+  // The search index needs the bodies the workers do not have: the main thread makes its documents while they
+  // render. When the main thread renders alone, MiniSearch indexes them on the core that would otherwise wait;
+  // when every core renders, a third thread would add its own heap and no core.
+  const indexInThread = ctx.pool.workers === 0;
   const searchIndex =
     options.searchIndex === false
       ? Promise.resolve([])
-      : new Promise(setImmediate).then(async () => (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey)).files.map((f) => f.path));
+      : new Promise(setImmediate).then(async () =>
+          (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey, indexInThread)).files.map((f) => f.path),
+        );
   const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)] as const);
   // Every page is written: the workers' memory (each its own copy of the catalogue and model) goes now, not after the reports.
   await ctx.pool.destroy();

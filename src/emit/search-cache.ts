@@ -141,8 +141,9 @@ function pruneEntries(cacheDir: string): void {
 
 /**
  * Writes the index under `outDir` (the temporary dist folder), as
- * writeSearchIndex does, through the cache; on a miss MiniSearch runs in a
- * thread of its own (search-worker.ts), beside the render threads.
+ * writeSearchIndex does, through the cache. With `inThread`, a miss is
+ * indexed in a thread of its own (search-worker.ts): for a build whose main
+ * thread renders alone, that is a core that would otherwise wait.
  */
 export async function writeSearchIndexCached(
   outDir: string,
@@ -150,8 +151,10 @@ export async function writeSearchIndexCached(
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
   checkKey?: string,
+  inThread = false,
 ): Promise<SearchIndexOutput> {
-  const out = await cachedSearchIndexWith(catalogue, routes, cacheDir, checkKey, indexInWorker);
+  const index = inThread ? indexInWorker : async (docs: SearchDocument[]) => indexDocuments(docs);
+  const out = await cachedSearchIndexWith(catalogue, routes, cacheDir, checkKey, index);
   await mkdir(path.join(outDir, 'search'), { recursive: true });
   for (const f of out.files) await writeFile(path.join(outDir, ...f.path.split('/')), f.contents);
   return out;

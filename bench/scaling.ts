@@ -67,20 +67,24 @@ export async function measureScaling(dataDir: string): Promise<Scaling> {
   const alone = await probe(dataDir, async () => undefined);
   const worker = new Worker(new URL(import.meta.url), { workerData: { scalingProbe: dataDir }, env: { ...process.env, NODE_ENV: 'production' } });
   try {
-    const messages: unknown[] = [];
-    let wake: (() => void) | undefined;
+    // The worker's answers, kept until asked for: its result may come before this thread has finished its own passes.
+    const inbox: unknown[] = [];
+    let failure: unknown;
+    let waiting: { resolve: () => void; reject: (err: unknown) => void } | undefined;
     worker.on('message', (m) => {
-      messages.push(m);
-      wake?.();
+      inbox.push(m);
+      waiting?.resolve();
+    });
+    worker.on('error', (err) => {
+      failure = err;
+      waiting?.reject(err);
     });
     const next = async (): Promise<unknown> => {
-      while (messages.length === 0) {
-        await new Promise<void>((resolve, reject) => {
-          wake = resolve;
-          worker.once('error', reject);
-        });
+      while (inbox.length === 0) {
+        if (failure !== undefined) throw failure;
+        await new Promise<void>((resolve, reject) => (waiting = { resolve, reject }));
       }
-      return messages.shift();
+      return inbox.shift();
     };
     // Both threads load and warm up; the timed passes start together.
     const mine = probe(dataDir, async () => {

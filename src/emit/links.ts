@@ -144,7 +144,10 @@ function collect(
   shared: readonly boolean[] | undefined,
   scan: (html: string, found: (ref: string) => void) => void,
 ): PageLinks {
-  const group = shared === undefined ? undefined : groupOf(pieces, shared, origin, scan);
+  // The page's shared pieces, in order, each scanned the first time this thread sees it.
+  const sharedRefs: SharedReferences[] = [];
+  if (shared !== undefined) for (let i = 0; i < pieces.length; i++) if (shared[i] === true) sharedRefs.push(sharedReferencesOf(pieces[i], origin, scan));
+  const group = shared === undefined ? undefined : groupOf(sharedRefs);
   const internal = new Set<string>();
   const unsafe = new Set<string>();
   const add = (ref: string) => {
@@ -153,9 +156,9 @@ function collect(
     if (typeof r !== 'string') unsafe.add(r.unsafe);
     else if (group?.targets.has(r) !== true) internal.add(r);
   };
-  for (let i = 0; i < pieces.length; i++) {
+  for (let i = 0, k = 0; i < pieces.length; i++) {
     if (shared?.[i] === true) {
-      const refs = sharedReferences.get(pieces[i])!;
+      const refs = sharedRefs[k++];
       for (const u of refs.unsafe) unsafe.add(u);
       // A site-absolute reference resolves the same on every page (it is in the group); relative ones need this page's path.
       for (const ref of refs.relative) add(ref);
@@ -177,35 +180,36 @@ const sharedReferences = new Map<string, SharedReferences>();
 const groups = new Map<string, TargetGroup>();
 let nextSharedId = 0;
 
-/** The group of a page's shared pieces, scanning each piece the first time this thread sees it. */
-function groupOf(pieces: readonly string[], shared: readonly boolean[], origin: string, scan: (html: string, found: (ref: string) => void) => void): TargetGroup {
-  let key = '';
-  for (let i = 0; i < pieces.length; i++) {
-    if (shared[i] !== true) continue;
-    let refs = sharedReferences.get(pieces[i]);
-    if (refs === undefined || refs.origin !== origin) {
-      const found: SharedReferences = { id: nextSharedId++, origin, absolute: new Set(), unsafe: [], relative: [] };
-      scan(pieces[i], (ref) => {
-        if (ref.charCodeAt(0) !== 47 /* / */) found.relative.push(ref);
-        else {
-          const r = siteAbsolutePath(ref, origin);
-          if (typeof r === 'string') found.absolute.add(r);
-          else if (r !== null) found.unsafe.push(r.unsafe);
-        }
-      });
-      // Bounded: only the header and footer variants are expected here. A group already handed out stays valid.
-      if (sharedReferences.size >= 64) {
-        sharedReferences.clear();
-        groups.clear();
-      }
-      sharedReferences.set(pieces[i], (refs = found));
+/** A shared piece's references, scanned the first time this thread sees the piece. */
+function sharedReferencesOf(piece: string, origin: string, scan: (html: string, found: (ref: string) => void) => void): SharedReferences {
+  const known = sharedReferences.get(piece);
+  if (known !== undefined && known.origin === origin) return known;
+  const found: SharedReferences = { id: nextSharedId++, origin, absolute: new Set(), unsafe: [], relative: [] };
+  scan(piece, (ref) => {
+    if (ref.charCodeAt(0) !== 47 /* / */) found.relative.push(ref);
+    else {
+      const r = siteAbsolutePath(ref, origin);
+      if (typeof r === 'string') found.absolute.add(r);
+      else if (r !== null) found.unsafe.push(r.unsafe);
     }
-    key += `${refs.id},`;
+  });
+  // Bounded: only the header and footer variants are expected here. Groups and references already handed out stay valid.
+  if (sharedReferences.size >= 64) {
+    sharedReferences.clear();
+    groups.clear();
   }
+  sharedReferences.set(piece, found);
+  return found;
+}
+
+/** The group of one combination of shared pieces: the union of their site-absolute targets. */
+function groupOf(sharedRefs: readonly SharedReferences[]): TargetGroup {
+  let key = '';
+  for (const refs of sharedRefs) key += `${refs.id},`;
   let group = groups.get(key);
   if (group === undefined) {
     const targets = new Set<string>();
-    for (let i = 0; i < pieces.length; i++) if (shared[i] === true) for (const t of sharedReferences.get(pieces[i])!.absolute) targets.add(t);
+    for (const refs of sharedRefs) for (const t of refs.absolute) targets.add(t);
     groups.set(key, (group = { targets }));
   }
   return group;

@@ -7,6 +7,7 @@ import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, s
 import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { jsonLdScript } from '../../src/templates/JsonLd.js';
 import {
   BatchTally,
   candidateFiles,
@@ -69,7 +70,8 @@ describe('link extraction', () => {
       createElement(
         'head',
         null,
-        createElement('script', { type: 'application/ld+json', dangerouslySetInnerHTML: { __html: '{"name":"Cat src=","image":"/ld.png","b":"x href=","c":"/not"}' } }),
+        // Through the site's own JSON-LD writer: escaped as every page's is.
+        jsonLdScript({ '@context': 'https://schema.org', '@type': 'Thing', name: 'Cat src=', image: '/ld.png', b: 'x href=', c: '/not' } as never),
         createElement('script', { src: '/assets/main.js' }),
       ),
       createElement(

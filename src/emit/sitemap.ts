@@ -17,7 +17,7 @@ export interface SitemapEntry {
 /** The protocol's limit per file (sitemaps.org). */
 export const SITEMAP_LIMIT = 50_000;
 
-/** Indexable pages → unique canonical URLs, in first-seen order (a page-1 canonical to its bare list appears once). */
+/** Indexable pages → unique canonical URLs, in first-seen order (a route declared twice appears once). */
 export function sitemapEntries(pages: Iterable<{ indexable: boolean; canonical: string; lastmod: string }>): SitemapEntry[] {
   const byUrl = new Map<string, SitemapEntry>();
   for (const p of pages) {

@@ -23,7 +23,7 @@ import { ProductList } from '../templates/ProductList.js';
 import { Search } from '../templates/Search.js';
 import { SearchNotFound } from '../templates/SearchNotFound.js';
 import { Thanks } from '../templates/Thanks.js';
-import { computeHead, notFoundHead, type HeadData, type MetaField } from './head.js';
+import { canonicalPath, computeHead, notFoundHead, type HeadData, type MetaField } from './head.js';
 import type { SiteModel } from './model.js';
 import { breadcrumbs, resolveView, type Crumb, type View } from './view.js';
 
@@ -31,6 +31,10 @@ const DOCTYPE = '<!doctype html>';
 
 export interface RouteFacts {
   canonical: string;
+  /**
+   * Whether a search engine would index this URL: not noindex, and canonical
+   * to itself (`/x/page-1` beside `/x` is not), as the audit judges it.
+   */
   indexable: boolean;
   /** The page's own content date, YYYY-MM-DD. */
   lastmod: string;
@@ -275,9 +279,9 @@ function Screen(props: { model: SiteModel; route: RouteRecord; view: View; head:
   }
 }
 
-const factsOf = (head: HeadData): RouteFacts => ({
+const factsOf = (model: SiteModel, route: RouteRecord, head: HeadData): RouteFacts => ({
   canonical: head.canonical,
-  indexable: head.indexable,
+  indexable: head.indexable && canonicalPath(model, route) === route.path,
   lastmod: head.lastmod,
   metaFallback: head.metaFallback,
 });
@@ -292,7 +296,7 @@ function renderDocument(model: SiteModel, route: RouteRecord, sink: SlotSink | n
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
-  lastFacts = { model, route, facts: factsOf(head) };
+  lastFacts = { model, route, facts: factsOf(model, route, head) };
   const page = renderToStaticMarkup(
     <SlotContext.Provider value={sink}>
       <Layout model={model} head={head} screen={route.screen}>
@@ -326,7 +330,7 @@ export function renderRoute(model: SiteModel, route: RouteRecord): string {
 export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
   if (lastFacts && lastFacts.model === model && lastFacts.route === route) return { ...lastFacts.facts, metaFallback: [...lastFacts.facts.metaFallback] };
   const view = resolveView(model, route);
-  return factsOf(computeHead(model, route, view, breadcrumbs(model, route, view)));
+  return factsOf(model, route, computeHead(model, route, view, breadcrumbs(model, route, view)));
 }
 
 /** dist/404.html. */

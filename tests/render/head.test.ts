@@ -91,6 +91,10 @@ describe('robots', () => {
     expect(facts('/search/404').indexable).toBe(false);
     expect(facts('/').indexable).toBe(true);
     expect(facts('/products/page-1').canonical).toBe('https://www.example.com/products');
+    // Canonicalised to /products, so not indexed under its own URL; a page-1 without a bare list is.
+    expect(facts('/products/page-1').indexable).toBe(false);
+    expect(facts('/products').indexable).toBe(true);
+    expect(facts('/monomer/page-1').indexable).toBe(true);
   });
 });
 

@@ -4,9 +4,10 @@
  * the templates their URLs.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SiteWriter } from './site-files.js';
 
 /** Absolute URLs of the client entries, as the templates reference them (contract: render's AssetRefs). */
 export interface AssetRefs {
@@ -59,16 +60,13 @@ export function readAssetRefs(clientDir: string): AssetRefs {
   return { css: entry('styles.css'), js: entry('main.ts'), search: entry('search.ts') };
 }
 
-/** Copies build/client/assets/** into `<outDir>/assets/`; returns the copied files relative to outDir. */
-export async function copyAssets(clientDir: string, outDir: string): Promise<string[]> {
+/** Copies build/client/assets/** into the output folder's `assets/`; returns the copied files relative to it. */
+export async function copyAssets(clientDir: string, writer: SiteWriter): Promise<string[]> {
   const from = path.join(clientDir, 'assets');
   const entries = await readdir(from, { recursive: true, withFileTypes: true });
   const files = entries
     .filter((e) => e.isFile())
     .map((e) => path.relative(from, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();
-  const dirs = new Set(files.map((f) => path.posix.dirname(f)));
-  for (const d of [...dirs].sort()) await mkdir(path.join(outDir, 'assets', d), { recursive: true });
-  await Promise.all(files.map((f) => copyFile(path.join(from, f), path.join(outDir, 'assets', f))));
-  return files.map((f) => `assets/${f}`);
+  return writer.copy(files.map((f) => ({ from: path.join(from, ...f.split('/')), path: `assets/${f}` })));
 }

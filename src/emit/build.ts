@@ -12,6 +12,7 @@ import { countBySeverity, type Diagnostic } from '../core/diagnostic.js';
 import type { ResolvedRoute } from '../check/index.js';
 import type { Catalogue } from '../load/catalogue.js';
 import { locateMany } from '../load/locate.js';
+import { LOGO_MARK, logoSvg } from '../render/artwork.js';
 import type { RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
@@ -22,6 +23,7 @@ import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, stale
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { safeOutputFile, UnsafePathError } from './paths.js';
 import { writeSearchIndexCached } from './search-cache.js';
+import { siteWriter } from './site-files.js';
 import { defaultCacheDir } from '../load/cache.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from './sitemap.js';
 
@@ -272,6 +274,7 @@ interface Emitted {
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
+  const writer = siteWriter(tmp);
   const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, options.onProgress);
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
   // render. When the main thread renders alone, MiniSearch indexes them on the core that would otherwise wait;
@@ -281,9 +284,9 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     options.searchIndex === false
       ? Promise.resolve([])
       : new Promise(setImmediate).then(async () =>
-          (await writeSearchIndexCached(tmp, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey, indexInThread)).files.map((f) => f.path),
+          (await writeSearchIndexCached(writer, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey, indexInThread)).files.map((f) => f.path),
         );
-  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, tmp)] as const);
+  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, writer)] as const);
   // Every page is written: the workers' memory (each its own copy of the catalogue and model) goes now, not after the reports.
   await ctx.pool.destroy();
   ctx.lap('render');
@@ -303,13 +306,19 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0 };
 
   const facts = rendered.facts;
-  const sitemapFiles = await writeSitemap(tmp, catalogue.site.origin, sitemapEntries(plan.map((p) => facts[p.index])));
-  await writeFile(path.join(tmp, 'robots.txt'), robotsTxt(catalogue.site.origin));
+  const origin = catalogue.site.origin;
+  const [sitemapFiles, siteFiles] = await Promise.all([
+    writeSitemap(writer, origin, sitemapEntries(plan.map((p) => facts[p.index]))),
+    writer.write([
+      { path: 'robots.txt', contents: robotsTxt(origin) },
+      { path: LOGO_MARK.url.slice(1), contents: logoSvg() },
+    ]),
+  ]);
   ctx.lap('sitemap');
 
   // Links resolve against what was really written, search index included.
   // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
-  const files = new Set([...plan.map((p) => p.file), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, 'robots.txt']);
+  const files = new Set([...plan.map((p) => p.file), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
   const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';

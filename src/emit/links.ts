@@ -51,7 +51,7 @@ export function pageTargets(links: PageLinks): string[] {
   return links.group === undefined ? links.internal : [...links.internal, ...links.group.targets];
 }
 
-/** Schemes that run code when followed; `data:,` (the empty favicon) and data images are harmless. */
+/** Schemes that run code when followed; `data:,` and data images are harmless. */
 const CODE_SCHEME = /^(?:javascript:|vbscript:|data:(?:text\/html|application\/xhtml|image\/svg))/i;
 const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 

@@ -8,13 +8,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../load/catalogue.js';
 import { indexDocuments, searchDocuments, type SearchDocument, type SearchIndexOutput, type SearchRoute } from './search-index.js';
 import { indexInWorker } from './search-worker.js';
+import type { SiteWriter } from './site-files.js';
 
 const FORMAT = 'site-search-cache/1';
 
@@ -140,13 +140,12 @@ function pruneEntries(cacheDir: string): void {
 }
 
 /**
- * Writes the index under `outDir` (the temporary dist folder), as
- * writeSearchIndex does, through the cache. With `inThread`, a miss is
+ * Writes the index into the output folder, as writeSearchIndex does, through the cache. With `inThread`, a miss is
  * indexed in a thread of its own (search-worker.ts): for a build whose main
  * thread renders alone, that is a core that would otherwise wait.
  */
 export async function writeSearchIndexCached(
-  outDir: string,
+  writer: SiteWriter,
   catalogue: Catalogue,
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
@@ -155,7 +154,6 @@ export async function writeSearchIndexCached(
 ): Promise<SearchIndexOutput> {
   const index = inThread ? indexInWorker : async (docs: SearchDocument[]) => indexDocuments(docs);
   const out = await cachedSearchIndexWith(catalogue, routes, cacheDir, checkKey, index);
-  await mkdir(path.join(outDir, 'search'), { recursive: true });
-  for (const f of out.files) await writeFile(path.join(outDir, ...f.path.split('/')), f.contents);
+  await writer.write(out.files);
   return out;
 }

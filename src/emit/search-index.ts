@@ -5,10 +5,9 @@
  * `dist/search/entry.json` that names it. Only /search loads it.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Catalogue } from '../load/catalogue.js';
+import type { SiteWriter } from './site-files.js';
 import type { Article, NewsItem, Product, RouteRecord } from '../load/schema.js';
 import { capText, entitySearchText, indexedTextChars, squash } from '../core/search-text.js';
 import {
@@ -109,10 +108,9 @@ export function indexDocuments(docs: readonly SearchDocument[]): SearchIndexOutp
   };
 }
 
-/** Writes the index under `outDir` (the temporary dist folder) and says what it wrote. */
-export async function writeSearchIndex(outDir: string, catalogue: Catalogue, routes: readonly SearchRoute[]): Promise<SearchIndexOutput> {
+/** Writes the index into the output folder (the temporary dist folder) and says what it wrote. */
+export async function writeSearchIndex(writer: SiteWriter, catalogue: Catalogue, routes: readonly SearchRoute[]): Promise<SearchIndexOutput> {
   const out = buildSearchIndex(catalogue, routes);
-  await mkdir(path.join(outDir, 'search'), { recursive: true });
-  for (const f of out.files) await writeFile(path.join(outDir, ...f.path.split('/')), f.contents);
+  await writer.write(out.files);
   return out;
 }

@@ -3,9 +3,8 @@
  * and robots.txt. Entries carry content dates only, so a rebuild of unchanged
  * content produces the same bytes.
  */
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
+import type { SiteFile, SiteWriter } from './site-files.js';
 
 export interface SitemapEntry {
   /** Absolute canonical URL. */
@@ -39,28 +38,28 @@ async function urlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
 }
 
 /**
- * Writes `sitemap.xml` into `outDir`; past `limit` URLs it becomes an index of
- * `sitemap-1.xml`, `sitemap-2.xml`, …. Returns the files written, relative to outDir.
+ * `sitemap.xml`; past `limit` URLs it becomes an index of `sitemap-1.xml`,
+ * `sitemap-2.xml`, ….
  */
-export async function writeSitemap(outDir: string, origin: string, entries: readonly SitemapEntry[], limit = SITEMAP_LIMIT): Promise<string[]> {
-  if (entries.length <= limit) {
-    await writeFile(path.join(outDir, 'sitemap.xml'), await urlset(entries));
-    return ['sitemap.xml'];
-  }
-  const files: string[] = [];
+export async function sitemapFiles(origin: string, entries: readonly SitemapEntry[], limit = SITEMAP_LIMIT): Promise<SiteFile[]> {
+  if (entries.length <= limit) return [{ path: 'sitemap.xml', contents: await urlset(entries) }];
+  const parts: SiteFile[] = [];
   const index = new SitemapIndexStream({ lastmodDateOnly: true });
   const indexDone = streamToPromise(index);
   for (let start = 0, n = 1; start < entries.length; start += limit, n++) {
     const part = entries.slice(start, start + limit);
     const name = `sitemap-${n}.xml`;
-    await writeFile(path.join(outDir, name), await urlset(part));
-    files.push(name);
+    parts.push({ path: name, contents: await urlset(part) });
     const lastmod = part.reduce((max, e) => (e.lastmod > max ? e.lastmod : max), part[0].lastmod);
     index.write({ url: `${origin}/${name}`, lastmod });
   }
   index.end();
-  await writeFile(path.join(outDir, 'sitemap.xml'), await indexDone);
-  return ['sitemap.xml', ...files];
+  return [{ path: 'sitemap.xml', contents: await indexDone }, ...parts];
+}
+
+/** Writes sitemapFiles; returns the files written, relative to the output folder. */
+export async function writeSitemap(writer: SiteWriter, origin: string, entries: readonly SitemapEntry[], limit = SITEMAP_LIMIT): Promise<string[]> {
+  return writer.write(await sitemapFiles(origin, entries, limit));
 }
 
 /** Allows everything that is published and names the sitemap; noindex pages say so in their own head. */

@@ -50,6 +50,24 @@ function luminance(hex: string): number {
   return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
 }
 
+/** The brand mark: the header draws it inline, and the build writes it as the favicon and the Organization's logo. */
+export const LOGO_MARK = {
+  url: '/images/logo.svg',
+  background: '#1d4d2b',
+  leaf: '#cfe8b8',
+  /** In a 32×32 box. */
+  path: 'M9 22c0-8 6-13 15-13-1 9-6 14-13 14 2-4 5-7 8-9-4 2-7 5-10 8z',
+} as const;
+
+/** LOGO_MARK as a file: 512 px, well above the 112 px Google asks of an Organization logo. */
+export function logoSvg(): string {
+  const { background, leaf, path } = LOGO_MARK;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 32 32">` +
+    `<circle cx="16" cy="16" r="16" fill="${background}"/><path d="${path}" fill="${leaf}"/></svg>`
+  );
+}
+
 export function artworkUrl(product: Product): string {
   assertSafeSlug(product.slug, `product ${product.id}`);
   return `/images/products/${product.slug}.svg`;

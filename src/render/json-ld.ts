@@ -4,6 +4,7 @@
  * or price. Everything here is data; `serializeJsonLd` is the only way it
  * reaches a page.
  */
+import { LOGO_MARK } from './artwork.js';
 import type { SiteModel } from './model.js';
 import { absoluteUrl } from './text.js';
 import type { Crumb } from './view.js';
@@ -38,6 +39,7 @@ export function organization(model: SiteModel, searchPath: string): JsonLd[] {
       name: site.contact.company,
       alternateName: site.brand,
       url: absoluteUrl(site.origin, '/'),
+      logo: absoluteUrl(site.origin, LOGO_MARK.url),
       email: site.contact.email,
       telephone: site.contact.phone,
       address: { '@type': 'PostalAddress', streetAddress: site.contact.address, addressCountry: site.contact.country },

@@ -3,6 +3,7 @@
  * src/render/head.ts, the bundled assets and configured third-party scripts.
  */
 import type { SiteConfig } from '../load/schema.js';
+import { LOGO_MARK } from '../render/artwork.js';
 import type { HeadData } from '../render/head.js';
 import type { AssetRefs } from '../render/model.js';
 import { absoluteUrl } from '../render/text.js';
@@ -99,8 +100,7 @@ function HeadFields({ site, assets, shape, v }: { site: SiteConfig; assets: Asse
       <meta name="twitter:description" content={v.description} />
       {shape.image ? <meta name="twitter:image" content={v.image} /> : null}
       <meta name="theme-color" content="#1d4d2b" />
-      {/* An empty icon: browsers stop asking for /favicon.ico, which the catalogue does not ship. */}
-      <link rel="icon" href="data:," />
+      <link rel="icon" href={LOGO_MARK.url} type="image/svg+xml" />
       <link rel="stylesheet" href={assets.css} />
       <script type="module" src={assets.js} defer></script>
       {shape.search ? <script type="module" src={assets.search} defer></script> : null}

@@ -2,13 +2,14 @@
  * Site header: brand, search form and navigation of all categories. The
  * category menu is a <details>, so it opens on any screen without JavaScript.
  */
+import { LOGO_MARK } from '../render/artwork.js';
 import { type NavNode, type SiteModel, screenHref } from '../render/model.js';
 
 export function Logo() {
   return (
     <svg className="logo-mark" width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
-      <circle cx="16" cy="16" r="16" fill="#1d4d2b" />
-      <path d="M9 22c0-8 6-13 15-13-1 9-6 14-13 14 2-4 5-7 8-9-4 2-7 5-10 8z" fill="#cfe8b8" />
+      <circle cx="16" cy="16" r="16" fill={LOGO_MARK.background} />
+      <path d={LOGO_MARK.path} fill={LOGO_MARK.leaf} />
     </svg>
   );
 }

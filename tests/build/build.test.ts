@@ -75,7 +75,7 @@ describe('a successful build', () => {
     expect(first.stdout).toMatch(SUMMARY_OK);
   });
 
-  test('writes exactly the expected files: a page per route (a duplicate once), 404, artwork, assets, search index, sitemap, robots', () => {
+  test('writes exactly the expected files: a page per route (a duplicate once), 404, artwork, logo, assets, search index, sitemap, robots', () => {
     const files = listFiles(dist);
     const search = files.filter((f) => f.startsWith('search/') && f.endsWith('.json'));
     expect(search).toHaveLength(2);
@@ -86,6 +86,7 @@ describe('a successful build', () => {
       'images/products/berberine-powder-bulk.svg',
       'images/products/bulk-curcumin.svg',
       'images/products/ginger-extract.svg',
+      'images/logo.svg',
       ...clientAssets(),
       ...search,
       'robots.txt',
@@ -98,6 +99,7 @@ describe('a successful build', () => {
       expect(load(html)('link[rel=canonical]').attr('href'), route).toMatch(new RegExp(`^${ORIGIN}/`));
     }
     expect(readFileSync(path.join(dist, 'images/products/bulk-curcumin.svg'), 'utf8')).toContain('<svg');
+    expect(readFileSync(path.join(dist, 'images/logo.svg'), 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="512" height="512"/);
     expect(noTempLeft(work)).toEqual([]);
   });
 

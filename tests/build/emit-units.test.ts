@@ -26,6 +26,7 @@ import {
 } from '../../src/emit/links.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
+import { siteWriter } from '../../src/emit/site-files.js';
 
 const ORIGIN = 'https://www.example.com';
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-emit-'));
@@ -186,18 +187,28 @@ describe('sitemap and robots', () => {
   test('a single urlset up to the limit, an index of numbered parts past it', async () => {
     const dir = scratch();
     const entries = Array.from({ length: 5 }, (_, i) => ({ url: `${ORIGIN}/p${i}`, lastmod: `2024-01-0${i + 1}` }));
-    expect(await writeSitemap(dir, ORIGIN, entries, 5)).toEqual(['sitemap.xml']);
+    expect(await writeSitemap(siteWriter(dir), ORIGIN, entries, 5)).toEqual(['sitemap.xml']);
     const single = readFileSync(path.join(dir, 'sitemap.xml'), 'utf8');
     expect(single).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect(single.match(/<url>/g)).toHaveLength(5);
     expect(single).toContain(`<loc>${ORIGIN}/p4</loc><lastmod>2024-01-05</lastmod>`);
 
     const split = scratch();
-    expect(await writeSitemap(split, ORIGIN, entries, 2)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml']);
+    expect(await writeSitemap(siteWriter(split), ORIGIN, entries, 2)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml']);
     const index = readFileSync(path.join(split, 'sitemap.xml'), 'utf8');
     expect(index).toContain('<sitemapindex');
     expect(index).toContain(`<sitemap><loc>${ORIGIN}/sitemap-2.xml</loc><lastmod>2024-01-04</lastmod></sitemap>`);
     expect(readFileSync(path.join(split, 'sitemap-3.xml'), 'utf8').match(/<url>/g)).toHaveLength(1);
+  });
+
+  test('site files: folders made as needed, bytes as given, paths in the order given', async () => {
+    const dir = scratch();
+    const files = Array.from({ length: 40 }, (_, i) => ({ path: i % 2 === 0 ? `a/b/f${i}.txt` : `f${i}.txt`, contents: i % 3 === 0 ? Buffer.from([i, 0, 255]) : `file ${i}\n` }));
+    const writer = siteWriter(dir, 1);
+    expect(await writer.write(files)).toEqual(files.map((f) => f.path));
+    for (const f of files) expect(readFileSync(path.join(dir, f.path))).toEqual(Buffer.from(f.contents));
+    expect(await writer.copy([{ from: path.join(dir, 'f1.txt'), path: 'c/copy.txt' }])).toEqual(['c/copy.txt']);
+    expect(readFileSync(path.join(dir, 'c/copy.txt'), 'utf8')).toBe('file 1\n');
   });
 
   test('robots.txt names the sitemap on the origin', () => {
@@ -353,7 +364,7 @@ describe('client assets', () => {
     for (const f of ['main-a1.js', 'styles-b2.css', 'search-c3.js']) writeFileSync(path.join(client, 'assets', f), f);
     expect(readAssetRefs(client)).toEqual({ css: '/assets/styles-b2.css', js: '/assets/main-a1.js', search: '/assets/search-c3.js' });
     const out = scratch();
-    expect(await copyAssets(client, out)).toEqual(['assets/main-a1.js', 'assets/search-c3.js', 'assets/styles-b2.css']);
+    expect(await copyAssets(client, siteWriter(out))).toEqual(['assets/main-a1.js', 'assets/search-c3.js', 'assets/styles-b2.css']);
     expect(readFileSync(path.join(out, 'assets', 'styles-b2.css'), 'utf8')).toBe('styles-b2.css');
   });
 });

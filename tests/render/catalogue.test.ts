@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Catalogue } from '../../src/load/catalogue.js';
 import { loadCatalogue } from '../../src/load/index.js';
-import { productArtwork } from '../../src/render/artwork.js';
+import { LOGO_MARK, productArtwork } from '../../src/render/artwork.js';
 import { createSiteModel, type SiteModel } from '../../src/render/model.js';
 import { render404, renderRoute, routeFacts } from '../../src/render/page.js';
 import { ASSETS } from './fixture.js';
@@ -43,8 +43,9 @@ describe('the shipped catalogue', () => {
     expect(bad).toEqual([]);
   });
 
-  test('every internal link names a declared route, an artwork file or an asset', () => {
+  test('every internal link names a declared route, an artwork file, the logo or an asset', () => {
     const targets = new Set(catalogue.routes.map((r) => r.path));
+    targets.add(LOGO_MARK.url);
     for (const p of catalogue.products) targets.add(productArtwork(model, p).url);
     for (const url of Object.values(ASSETS)) targets.add(url);
     const broken = new Map<string, string>();

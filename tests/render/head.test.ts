@@ -157,6 +157,9 @@ describe('JSON-LD per screen', () => {
   test('home: Organization and WebSite with a SearchAction', () => {
     const data = jsonLdOf(renderPath('/').$);
     expect(data.map((d) => d['@type'])).toEqual(['Organization', 'WebSite']);
+    // Google asks an Organization for a logo; the same file is every page's icon.
+    expect(data[0].logo).toBe('https://www.example.com/images/logo.svg');
+    expect(renderPath('/thanks').$('link[rel=icon]').attr('href')).toBe('/images/logo.svg');
     const action = data[1].potentialAction as { target: { urlTemplate: string }; 'query-input': string };
     expect(action.target.urlTemplate).toBe('https://www.example.com/search?q={search_term_string}');
     expect(action['query-input']).toBe('required name=search_term_string');

@@ -4,6 +4,7 @@
  * workers (they hold the HTML string already); the main thread only merges
  * compact target lists and checks each distinct target once.
  */
+import { detached } from '../core/strings.js';
 
 /** Elements and attributes that reference another resource. */
 export const REFERENCES: ReadonlyArray<readonly [selector: string, attr: string]> = [
@@ -105,10 +106,12 @@ function siteAbsolutePath(ref: string, origin: string): ReturnType<typeof intern
   }
   let r = absoluteSeen.get(ref);
   if (r === undefined) {
-    r = internalPath(ref, '/', origin);
+    // Copies: `ref` is a view into the page it was read from, and so is a result equal to it.
+    const key = detached(ref);
+    r = internalPath(key, '/', origin);
     // Bounded: a catalogue of 100,000 pages must not keep every product link here.
     if (absoluteSeen.size >= 20_000) absoluteSeen.clear();
-    absoluteSeen.set(ref, r);
+    absoluteSeen.set(key, r);
   }
   return r;
 }
@@ -384,10 +387,12 @@ export function tallyEntries(tally: LinkTally): TallyEntries {
   return [...tally].map(([t, { count, sources }]) => [t, count, sources]);
 }
 
+/** Adds a thread's tally to the build's, which lives until the reports are written. */
 export function mergeTally(into: LinkTally, entries: TallyEntries): void {
   for (const [t, count, sources] of entries) {
     const entry = into.get(t);
-    if (entry === undefined) into.set(t, { count, sources: sources.slice(0, MAX_SOURCES) });
+    // A copy of the target: from the main thread's own pages it is a view into the page's HTML (see detached).
+    if (entry === undefined) into.set(detached(t), { count, sources: sources.slice(0, MAX_SOURCES) });
     else {
       entry.count += count;
       for (const s of sources) addSource(entry.sources, s);

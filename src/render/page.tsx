@@ -23,6 +23,7 @@ import { ProductList } from '../templates/ProductList.js';
 import { Search } from '../templates/Search.js';
 import { SearchNotFound } from '../templates/SearchNotFound.js';
 import { Thanks } from '../templates/Thanks.js';
+import { detached } from '../core/strings.js';
 import { canonicalPath, computeHead, notFoundHead, type HeadData, type MetaField } from './head.js';
 import type { SiteModel } from './model.js';
 import { breadcrumbs, resolveView, type Crumb, type View } from './view.js';
@@ -75,8 +76,6 @@ export const TEMPLATE_OF: Record<View['screen'], string> = {
   thanks: 'Thanks',
 };
 
-/** A flat copy of a string: neither a rope nor a slice of a larger one. */
-const copy = (text: string): string => Buffer.from(text, 'utf16le').toString('utf16le');
 
 /** Rendered header (per current section, with PageTop) and footer, per model: they repeat on every page. */
 const chromeCache = new WeakMap<SiteModel, Map<string, string>>();
@@ -86,7 +85,7 @@ function chrome(model: SiteModel, key: string, render: () => string): string {
   if (!cache) chromeCache.set(model, (cache = new Map()));
   let html = cache.get(key);
   // Flat: React's output is a rope of thousands of small chunks, and every page would walk it again.
-  if (html === undefined) cache.set(key, (html = copy(render())));
+  if (html === undefined) cache.set(key, (html = detached(render())));
   return html;
 }
 
@@ -130,7 +129,7 @@ const slotOf = (nonce: string, index: number, close = false): string => `\u0000$
  * copied once: a slice would keep the whole page it came from alive in the cache.
  */
 function parseTemplate(piece: string, nonce: string, values: number): Template {
-  const html = copy(piece);
+  const html = detached(piece);
   const open = `\u0000${nonce}:`;
   const literals: string[] = [];
   const slots: number[] = [];

@@ -10,9 +10,9 @@ import type { TallyEntries } from '../emit/links.js';
 
 export interface WorkerConfig {
   /**
-   * A v8-serialised copy of the loaded catalogue, lean (without the body blocks of
-   * products, articles and news: see RouteJob.body), written by the main
-   * thread once the check passed. Workers start (and import React and the
+   * A v8-serialised copy of the loaded catalogue, lean (without the body
+   * blocks of products, articles and news, see RouteJob.body, nor route meta,
+   * see workerCatalogue), written by the main thread once the check passed. Workers start (and import React and the
    * templates) while the main thread is still loading and checking, then
    * read this: far cheaper than loading and validating data/ again.
    */

@@ -6,13 +6,12 @@
  * one more render thread.
  */
 import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { deserialize } from 'node:v8';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { Catalogue } from '../load/catalogue.js';
 import type { Block, Product, RouteRecord } from '../load/schema.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
+import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
 import { writeOutputFile } from '../emit/output-file.js';
@@ -101,7 +100,7 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
   const ready = (): Promise<Session> =>
     (session ??= (async () => {
       const api = await apiReady;
-      const catalogue = inProcess ?? { ...(deserialize(await readFile(config.snapshot)) as Omit<Catalogue, 'sourceOf'>), sourceOf: new WeakMap<object, string>() };
+      const catalogue = inProcess ?? { ...readSnapshot<Omit<Catalogue, 'sourceOf'>>(config.snapshot), sourceOf: new WeakMap<object, string>() };
       const detailEntity = new Map<string, { body?: Block[]; description?: Block[] }>();
       for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) if (!detailEntity.has(e.id)) detailEntity.set(e.id, e);
       return { api, catalogue, detailEntity, model: api.createSiteModel(catalogue, config.assets) };

@@ -6,6 +6,7 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', development: false } },
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
+    globalSetup: ['tests/tmpdir.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: more forks only fight over them.

@@ -187,7 +187,7 @@ function lastmodOf(model: SiteModel, view: View): string {
   }
 }
 
-function structuredData(model: SiteModel, route: RouteRecord, view: View, crumbs: readonly Crumb[], head: Omit<HeadData, 'jsonLd'>): JsonLd[] {
+function structuredData(model: SiteModel, view: View, crumbs: readonly Crumb[], head: Omit<HeadData, 'jsonLd'>): JsonLd[] {
   const trail = crumbs.length > 0 ? [breadcrumbList(model, crumbs)] : [];
   const collection = (items: Array<{ name: string; path: string }>): JsonLd => {
     const list = 'list' in view ? view : undefined;
@@ -279,7 +279,7 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
     image: ogImage(model, view),
     ...dates,
   };
-  return { ...base, jsonLd: structuredData(model, route, view, crumbs, base) };
+  return { ...base, jsonLd: structuredData(model, view, crumbs, base) };
 }
 
 /** Head of the 404 page: never indexed, canonical to nothing. */

@@ -62,25 +62,16 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
 
 /**
  * The index files for these routes: from `cacheDir` when the documents and
- * code are those of the stored entry, else built and stored (one entry, the
- * latest). `cacheDir` undefined: build, store nothing.
+ * code are those of a stored entry, else indexed by `index` (MiniSearch, the
+ * expensive part; the build may hand it to a thread of its own) and stored.
+ * `cacheDir` undefined: index, store nothing.
  */
-export function cachedSearchIndex(catalogue: Catalogue, routes: readonly SearchRoute[], cacheDir: string | undefined, checkKey?: string): SearchIndexOutput {
-  const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
-  if (slot.hit !== undefined) return slot.hit;
-  return slot.store(indexDocuments(searchDocuments(catalogue, routes)));
-}
-
-/**
- * cachedSearchIndex with the indexing itself (MiniSearch, the expensive
- * part) done by `index`: the build hands it to a thread of its own.
- */
-export async function cachedSearchIndexWith(
+export async function cachedSearchIndex(
   catalogue: Catalogue,
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
-  checkKey: string | undefined,
-  index: (docs: SearchDocument[]) => Promise<SearchIndexOutput>,
+  checkKey?: string,
+  index: (docs: SearchDocument[]) => Promise<SearchIndexOutput> = async (docs) => indexDocuments(docs),
 ): Promise<SearchIndexOutput> {
   const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
   if (slot.hit !== undefined) return slot.hit;
@@ -152,8 +143,7 @@ export async function writeSearchIndexCached(
   checkKey?: string,
   inThread = false,
 ): Promise<SearchIndexOutput> {
-  const index = inThread ? indexInWorker : async (docs: SearchDocument[]) => indexDocuments(docs);
-  const out = await cachedSearchIndexWith(catalogue, routes, cacheDir, checkKey, index);
+  const out = await cachedSearchIndex(catalogue, routes, cacheDir, checkKey, inThread ? indexInWorker : undefined);
   await writer.write(out.files);
   return out;
 }

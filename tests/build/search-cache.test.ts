@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
-import { cachedSearchIndex, cachedSearchIndexWith } from '../../src/emit/search-cache.js';
+import { cachedSearchIndex } from '../../src/emit/search-cache.js';
 import { buildSearchIndex, indexDocuments, searchDocuments } from '../../src/emit/search-index.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
@@ -51,22 +51,22 @@ const catalogueWith = (text: string) =>
 const routes = [{ path: '/herb-extract/bulk-curcumin', screen: 'product', nodeid: 'p1' }];
 
 describe('cachedSearchIndex', () => {
-  test('a hit gives the bytes a fresh build gives; changed content is a miss, never a stale index', () => {
+  test('a hit gives the bytes a fresh build gives; changed content is a miss, never a stale index', async () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const first = catalogueWith('Turmeric root extract for supplements.');
-    const miss = cachedSearchIndex(first, routes, cacheDir);
+    const miss = await cachedSearchIndex(first, routes, cacheDir);
     expect(readdirSync(cacheDir).filter((n) => n.startsWith('search-'))).toHaveLength(1);
-    const hit = cachedSearchIndex(first, routes, cacheDir);
+    const hit = await cachedSearchIndex(first, routes, cacheDir);
     expect(hit).toEqual(buildSearchIndex(first, routes));
     expect(miss).toEqual(hit);
 
     const changed = catalogueWith('Turmeric root extract for beverages.');
-    const again = cachedSearchIndex(changed, routes, cacheDir);
+    const again = await cachedSearchIndex(changed, routes, cacheDir);
     expect(again).toEqual(buildSearchIndex(changed, routes));
     expect(again.url).not.toBe(hit.url);
     // A route moved to another path is a change too.
     const moved = [{ ...routes[0], path: '/herb-extract/curcumin' }];
-    expect(cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
+    expect(await cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
   });
 
   test('a lean catalogue (bodies dropped at load) whose body changed is a miss too', async () => {
@@ -75,38 +75,38 @@ describe('cachedSearchIndex', () => {
     const lean = async () => (await loadCatalogue(data, { lean: true })).catalogue!;
     const first = await lean();
     const routesOf = resolveRoutes(first);
-    const hit = cachedSearchIndex(first, routesOf, cacheDir);
+    const hit = await cachedSearchIndex(first, routesOf, cacheDir);
     const file = path.join(data, 'news/expo-2024.json');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     doc.body = [{ type: 'paragraph', text: 'Quercetin samples shipped to every visitor.' }];
     writeFileSync(file, JSON.stringify(doc));
     const changed = await lean();
     expect(changed.news[0]).toEqual(first.news[0]); // the lean entities alone cannot tell
-    const again = cachedSearchIndex(changed, routesOf, cacheDir);
+    const again = await cachedSearchIndex(changed, routesOf, cacheDir);
     expect(again.url).not.toBe(hit.url);
     expect(again).toEqual(buildSearchIndex(changed, routesOf));
   });
 
-  test('under the check key: the key alone decides, so a changed check key is a miss', () => {
+  test('under the check key: the key alone decides, so a changed check key is a miss', async () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const entries = () => readdirSync(cacheDir).filter((n) => n.startsWith('search-')).length;
     const first = catalogueWith('Turmeric root extract for supplements.');
-    expect(cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
+    expect(await cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
     expect(entries()).toBe(1);
-    expect(cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
+    expect(await cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
     expect(entries()).toBe(1);
     // New data means a new check key (it hashes every data byte): a miss, built from the new catalogue.
     const changed = catalogueWith('Turmeric root extract for beverages.');
-    expect(cachedSearchIndex(changed, routes, cacheDir, 'check-key-2')).toEqual(buildSearchIndex(changed, routes));
+    expect(await cachedSearchIndex(changed, routes, cacheDir, 'check-key-2')).toEqual(buildSearchIndex(changed, routes));
     expect(entries()).toBe(2);
     // Not the same entry as the catalogue-hash key of the same content.
-    cachedSearchIndex(changed, routes, cacheDir);
+    await cachedSearchIndex(changed, routes, cacheDir);
     expect(entries()).toBe(3);
   });
 
-  test('without a cache folder it builds and stores nothing', () => {
+  test('without a cache folder it builds and stores nothing', async () => {
     const c = catalogueWith('Turmeric.');
-    expect(cachedSearchIndex(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));
+    expect(await cachedSearchIndex(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));
   });
 });
 
@@ -122,7 +122,7 @@ describe('indexInWorker', () => {
     // And through the cache, as the build calls it: a miss indexed in the thread, then a hit.
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const c = catalogueWith('Another text.');
-    expect(await cachedSearchIndexWith(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
-    expect(await cachedSearchIndexWith(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(buildSearchIndex(c, routes));
+    expect(await cachedSearchIndex(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
+    expect(await cachedSearchIndex(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(buildSearchIndex(c, routes));
   });
 });

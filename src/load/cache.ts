@@ -113,11 +113,13 @@ export function entryPath(cacheDir: string, snapshot: DataSnapshot, variant = ''
 }
 
 /**
- * `node_modules/.cache/site` of the nearest folder up from `cwd` with a
- * package.json (where eslint, babel and Astro keep theirs), or undefined
- * outside any package: then nothing is cached.
+ * `$SITE_CACHE_DIR` when set (a CI job can point it at a folder it keeps
+ * between runs), else `node_modules/.cache/site` of the nearest folder up
+ * from `cwd` with a package.json (where eslint, babel and Astro keep theirs),
+ * else undefined: outside any package nothing is cached.
  */
-export function defaultCacheDir(cwd: string = process.cwd()): string | undefined {
+export function defaultCacheDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.SITE_CACHE_DIR) return resolve(cwd, env.SITE_CACHE_DIR);
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     try {
       if (statSync(join(dir, 'package.json')).isFile()) return join(dir, 'node_modules', '.cache', 'site');

@@ -115,11 +115,16 @@ describe('codeFingerprint', () => {
 describe('defaultCacheDir', () => {
   it('is node_modules/.cache/site of the nearest package, and undefined outside any', () => {
     const root = resolve(import.meta.dirname, '../..');
-    expect(defaultCacheDir(join(root, 'src/load'))).toBe(join(root, 'node_modules/.cache/site'));
+    expect(defaultCacheDir(join(root, 'src/load'), {})).toBe(join(root, 'node_modules/.cache/site'));
     const outside = tempDir();
     mkdirSync(join(outside, 'a/b'), { recursive: true });
     // tmpdir() has no package.json above it on any machine these tests run on.
-    expect(defaultCacheDir(join(outside, 'a/b'))).toBeUndefined();
+    expect(defaultCacheDir(join(outside, 'a/b'), {})).toBeUndefined();
+  });
+  it('is $SITE_CACHE_DIR when set, relative to the working folder', () => {
+    const outside = tempDir();
+    expect(defaultCacheDir(outside, { SITE_CACHE_DIR: 'ci-cache' })).toBe(join(outside, 'ci-cache'));
+    expect(defaultCacheDir(outside, { SITE_CACHE_DIR: '/var/cache/site' })).toBe('/var/cache/site');
   });
 });
 

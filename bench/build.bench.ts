@@ -60,7 +60,10 @@ function buildOnce(dataDir: string, extra: string[], into?: { out: string; repor
   const [cmd, argv] = withTime ? [TIME, ['-f', 'cpu %U %S', process.execPath, ...args]] : [process.execPath, args];
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+    // Outside ROOT (the cold runs) no cache at all, even one named by the environment.
+    if (cwd !== ROOT) delete env.SITE_CACHE_DIR;
+    const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

@@ -131,7 +131,7 @@ function pruneEntries(cacheDir: string): void {
 }
 
 /**
- * Writes the index into the output folder, as writeSearchIndex does, through the cache. With `inThread`, a miss is
+ * Writes the index (buildSearchIndex's files) into the output folder, through the cache. With `inThread`, a miss is
  * indexed in a thread of its own (search-worker.ts): for a build whose main
  * thread renders alone, that is a core that would otherwise wait.
  */

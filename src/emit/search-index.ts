@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import MiniSearch from 'minisearch';
 import type { Catalogue } from '../load/catalogue.js';
-import type { SiteWriter } from './site-files.js';
 import type { Article, NewsItem, Product, RouteRecord } from '../load/schema.js';
 import { capText, entitySearchText, indexedTextChars, squash } from '../core/search-text.js';
 import {
@@ -106,11 +105,4 @@ export function indexDocuments(docs: readonly SearchDocument[]): SearchIndexOutp
     url,
     documents: docs.length,
   };
-}
-
-/** Writes the index into the output folder (the temporary dist folder) and says what it wrote. */
-export async function writeSearchIndex(writer: SiteWriter, catalogue: Catalogue, routes: readonly SearchRoute[]): Promise<SearchIndexOutput> {
-  const out = buildSearchIndex(catalogue, routes);
-  await writer.write(out.files);
-  return out;
 }

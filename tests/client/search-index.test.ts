@@ -5,7 +5,7 @@ import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { INDEX_OPTIONS, QUERY_OPTIONS, type SearchEntry, type SearchIndexFile } from '../../src/client/search-options.js';
-import { buildSearchIndex, searchDocuments, writeSearchIndex } from '../../src/emit/search-index.js';
+import { buildSearchIndex, searchDocuments } from '../../src/emit/search-index.js';
 import { siteWriter } from '../../src/emit/site-files.js';
 import { blocksText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
@@ -114,7 +114,8 @@ describe('search index', () => {
   it('loads with the browser options and finds words of titles and text', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'search-index-'));
     try {
-      const out = await writeSearchIndex(siteWriter(dir), catalogue, routes);
+      const out = buildSearchIndex(catalogue, routes);
+      await siteWriter(dir).write(out.files);
       const entry = JSON.parse(await readFile(path.join(dir, 'search/entry.json'), 'utf8')) as SearchEntry;
       expect(entry).toEqual({ version: 1, index: out.url, documents: 4 });
       const file = JSON.parse(await readFile(path.join(dir, entry.index), 'utf8')) as SearchIndexFile;

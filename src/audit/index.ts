@@ -217,6 +217,8 @@ interface Walked {
   files: Map<string, number>;
   /** Page results in file order. */
   pages: PageResult[];
+  /** Findings about files that are not pages. */
+  findings: Finding[];
 }
 
 /**
@@ -228,12 +230,14 @@ interface Walked {
 async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: number): Promise<Walked> {
   const files = new Map<string, number>();
   const pages: PageResult[] = [];
+  const findings: Finding[] = [];
   const intern = interner();
   const folders: string[] = [''];
   let next = 0; // folders[next…] are still to walk
   const absorb = (r: WalkResult): void => {
     for (const [path, size] of r.files) files.set(path, size);
     for (const page of r.pages) pages.push(compactPage(page, intern));
+    findings.push(...r.findings);
     for (const folder of r.folders) folders.push(folder);
   };
   const workerUrl = new URL('./worker.js', import.meta.url);
@@ -282,7 +286,7 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
   }
   // The site-wide passes and the reports take pages in file order (UTF-16 code units, as sort() orders strings), whichever thread found them.
   pages.sort((a, b) => (a.site.file < b.site.file ? -1 : a.site.file > b.site.file ? 1 : 0));
-  return { files, pages };
+  return { files, pages, findings };
 }
 
 export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
@@ -301,7 +305,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   phase('robots.txt, origin');
 
   const ctx: WalkContext = { dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, routes };
-  const { files, pages: results } = await walkDist(ctx, opts.threads ?? availableParallelism(), opts.poolMinFolders ?? POOL_MIN_FOLDERS);
+  const { files, pages: results, findings: fileFindings } = await walkDist(ctx, opts.threads ?? availableParallelism(), opts.poolMinFolders ?? POOL_MIN_FOLDERS);
   phase(`walk ${files.size} files, check ${results.length} pages`);
 
   const pages = results.map((r) => r.site);
@@ -316,7 +320,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     today: opts.today ?? new Date().toISOString().slice(0, 10),
   });
   phase('site-wide passes');
-  const findings = sortFindings([...results.flatMap((r) => r.findings), ...site.findings]);
+  const findings = sortFindings([...results.flatMap((r) => r.findings), ...fileFindings, ...site.findings]);
   const report = buildReport(opts, detected, findings, pages, site);
   phase('summary');
   return report;

@@ -97,6 +97,8 @@ export const RULES: readonly RuleDef[] = [
   r('url/legacy-slug', 'info', 'A legacy slug (capitals or an edge hyphen) declared in data/routes.json; it is preserved on purpose because the page ranks under it.', 'Nothing to do; change it only together with a 301 redirect.'),
   r('url/http-own-origin', 'warning', 'A link points at the site\'s own origin over http://, costing a redirect and leaking referrers.', 'Link over https:// or with a relative path.'),
   r('url/mixed-content', 'error', 'An https page loads a subresource over http://; browsers block it.', 'Load the resource over https.'),
+  r('url/folder-redirect', 'warning', 'Pages exist only as <path>/index.html. GitHub Pages, Netlify and Cloudflare Pages answer such a page\'s clean URL (/path, its canonical) with a redirect to /path/.', 'Also write <path>.html beside each folder (site build does unless --no-html-twins), or have the host serve /path without a redirect.'),
+  r('url/twin-differs', 'error', 'A page\'s <path>.html and <path>/index.html differ, so hosts that serve /path from the first (GitHub Pages, Netlify, Cloudflare Pages) show another page than those that serve the second.', 'Rebuild, or make the two files the same page.'),
   // Lighthouse (only with --lighthouse)
   r('lighthouse/budget', 'error', 'A Lighthouse category scored under the --budget.', 'Fix the failed audits listed in the report.'),
   r('lighthouse/failed-audit', 'info', 'A Lighthouse audit failed on a sampled page.', 'See the audit\'s advice in the Lighthouse documentation.'),

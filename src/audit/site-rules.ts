@@ -169,6 +169,15 @@ export function checkSite(input: SiteInput): SiteResult {
   checkPagination(pages, byUrl, at);
   checkSitemaps(input, byUrl, indexable, fileExists, atFile, at);
   checkRobots(input, indexablePages, atFile, at);
+  // Hosting: a page only as a folder's index.html is a redirect at its clean URL on the most used static hosts.
+  const folderOnly = pages.filter((p) => p.url !== '/' && p.file.endsWith('/index.html') && !files.has(`${p.file.slice(0, -'/index.html'.length)}.html`));
+  if (folderOnly.length > 0) {
+    atFile(folderOnly[0].file)(
+      'url/folder-redirect',
+      `${folderOnly.length} of ${pages.length} pages exist only as <path>/index.html (${examples(folderOnly.map((p) => p.file))}); GitHub Pages, Netlify and Cloudflare Pages redirect their URLs to /path/.`,
+    );
+  }
+
   return { findings, inlinks, depth, indexable };
 }
 

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { scanPage } from './scan.js';
-import { checkPage, type RouteInfo } from './page-rules.js';
+import { checkPage, findingEmitter, type RouteInfo } from './page-rules.js';
 import { fileToUrl } from './urls.js';
 import type { Finding, RuleSettings, SiteFacts } from './types.js';
 
@@ -36,6 +36,8 @@ export interface PageResult {
 
 export interface WalkResult {
   pages: PageResult[];
+  /** Findings about files rather than pages (a page's twin that differs from it). */
+  findings: Finding[];
   /** Every file found, relative to dist/, with its size in bytes (0 for HTML: page sizes are not checked). */
   files: Array<[string, number]>;
   /** Sub-folders found, to walk in later tasks. */
@@ -53,10 +55,35 @@ function auditPage(ctx: WalkContext, file: string): PageResult {
   return checkPage(facts, { origin: ctx.origin, originKnown: ctx.originKnown, settings: ctx.settings, route: ctx.routes.get(url) });
 }
 
+/**
+ * Whether `path` (`x.html`) is the twin of the page `x/index.html` (see
+ * twinFileOf in emit/paths.ts): the same page under the name some hosts
+ * serve `/x` from. A twin that is not the same bytes is reported.
+ */
+function isTwin(ctx: WalkContext, path: string, findings: Finding[]): boolean {
+  const page = `${path.slice(0, -'.html'.length)}/index.html`;
+  const pageStat = statSync(join(ctx.dir, page), { throwIfNoEntry: false });
+  if (pageStat === undefined || !pageStat.isFile()) return false;
+  const twinStat = statSync(join(ctx.dir, path));
+  // The build links the two names to one file: nothing to read then.
+  const same =
+    (twinStat.ino === pageStat.ino && twinStat.dev === pageStat.dev) ||
+    (twinStat.size === pageStat.size && readFileSync(join(ctx.dir, path)).equals(readFileSync(join(ctx.dir, page))));
+  if (!same) {
+    findingEmitter(ctx.settings, findings, fileToUrl(page), path)(
+      'url/twin-differs',
+      `${path} is not the same page as ${page}; GitHub Pages, Netlify and Cloudflare Pages serve ${fileToUrl(page)} from ${path}.`,
+    );
+  }
+  return true;
+}
+
 export function walk(ctx: WalkContext, task: WalkTask): WalkResult {
-  const result: WalkResult = { pages: [], files: [], folders: [] };
+  const result: WalkResult = { pages: [], findings: [], files: [], folders: [] };
   for (const folder of task.folders) {
-    for (const entry of readdirSync(folder ? join(ctx.dir, folder) : ctx.dir, { withFileTypes: true })) {
+    const entries = readdirSync(folder ? join(ctx.dir, folder) : ctx.dir, { withFileTypes: true });
+    const subfolders = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
+    for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       // Symbolic links are neither: a static host may not follow them.
@@ -65,7 +92,10 @@ export function walk(ctx: WalkContext, task: WalkTask): WalkResult {
       else if (!path.endsWith('.html')) result.files.push([path, statSync(join(ctx.dir, path)).size]);
       else {
         result.files.push([path, 0]);
-        if (path !== NOT_A_PAGE) result.pages.push(auditPage(ctx, path));
+        if (path === NOT_A_PAGE) continue;
+        // A page's twin is not another page: the page itself is checked at its folder's index.html.
+        if (subfolders.has(entry.name.slice(0, -'.html'.length)) && isTwin(ctx, path, result.findings)) continue;
+        result.pages.push(auditPage(ctx, path));
       }
     }
   }

@@ -11,7 +11,7 @@
  * deleted in a detached process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -88,11 +88,14 @@ export function ownerOf(rel: string, parts: number): number {
 }
 
 /**
- * What a recycled folder holds. Anything but plain folders and singly-linked
- * plain files is removed on the way, so that writing into it can never go
- * through a symbolic link (to a file or a folder) or into a hard-linked copy
- * kept elsewhere. Synchronous: the walk runs in render threads, which have
- * nothing else to do yet, and promises made it several times slower.
+ * What a recycled folder holds. Anything but plain folders and plain files
+ * is removed on the way, so that writing into it can never go through a
+ * symbolic link (to a file or a folder). Hard-linked files stay (a page and
+ * its twin are one file): no writer ever writes into a file that is there,
+ * each unlinks it first (output-file.ts, site-files.ts), so a copy linked
+ * elsewhere keeps its bytes. Synchronous: the walk runs in render threads,
+ * which have nothing else to do yet, and promises made it several times
+ * slower.
  *
  * With `parts` above 1, `part` walks only what ownerOf gives it (every part
  * lists the top level and its folders, which are few); the union of all
@@ -110,7 +113,7 @@ export function takeInventory(root: string, part = 0, parts = 1): Inventory {
       if (entry.isDirectory()) {
         if (mine) into.dirs.add(child);
         walk(child, depth + 1);
-      } else if (entry.isFile() && lstatSync(full).nlink === 1) into.files.add(child);
+      } else if (entry.isFile()) into.files.add(child);
       else rmSync(full, { recursive: true, force: true });
     }
   };

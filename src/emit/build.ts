@@ -23,7 +23,7 @@ import type { ArtworkResult, BodySource, NotFoundResult, PageFacts, PrepareResul
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
-import { safeOutputFile, UnsafePathError } from './paths.js';
+import { planTwins, safeOutputFile, UnsafePathError } from './paths.js';
 import { writeSearchIndexCached } from './search-cache.js';
 import { siteWriter } from './site-files.js';
 import { defaultCacheDir } from '../load/cache.js';
@@ -45,6 +45,8 @@ export interface BuildOptions {
   renderModule?: string;
   /** Called after each rendered batch. */
   onProgress?: (done: number, total: number) => void;
+  /** Write `<path>.html` beside every `<path>/index.html` (default true; see twinFileOf in paths.ts). */
+  htmlTwins?: boolean;
 }
 
 export interface LinkSummary {
@@ -89,10 +91,15 @@ interface PlannedRoute {
   route: ResolvedRoute;
   /** Relative to the output folder. */
   file: string;
+  /** The page's second name, `<path>.html` (see twinFileOf in paths.ts), when it has one. */
+  twin?: string;
 }
 
-/** Resolved routes → render jobs, refusing (again) any output that could leave the output folder. */
-export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: string): { plan: PlannedRoute[]; diagnostics: Diagnostic[] } {
+/**
+ * Resolved routes → render jobs, refusing (again) any output that could
+ * leave the output folder; with `htmlTwins`, each page's twin.
+ */
+export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: string, htmlTwins = true): { plan: PlannedRoute[]; diagnostics: Diagnostic[] } {
   const plan: PlannedRoute[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const route of resolved) {
@@ -106,6 +113,21 @@ export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: strin
         file: routesFile,
         pointer: `${route.declarations[0] ?? ''}/path`,
         message: `Route ${JSON.stringify(route.path)} was not written: ${err.message}; give the route a path of letters, digits and hyphens.`,
+      });
+    }
+  }
+  if (htmlTwins) {
+    const { twins, clashes } = planTwins(plan.map((p) => p.file));
+    for (const p of plan) p.twin = twins.get(p.file);
+    const byFile = new Map(plan.map((p) => [p.file, p.route]));
+    for (const { file, twin } of clashes) {
+      const route = byFile.get(file)!;
+      diagnostics.push({
+        code: 'build/html-twin-clash',
+        severity: 'warning',
+        file: routesFile,
+        pointer: `${route.declarations[0] ?? ''}/path`,
+        message: `Route ${JSON.stringify(route.path)} is written as ${file} only: ${twin}, which lets GitHub Pages, Netlify and Cloudflare Pages serve it without a redirect to "${route.path}/", is another page's file or folder. Rename one of the two routes.`,
       });
     }
   }
@@ -185,7 +207,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
     const checkCounts = countCatalogue(checked.sizes, checked.routes, checkDiagnostics);
     const routesFile = posix(path.join(shown(path.resolve(options.dataDir)), 'routes.json'));
-    const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile);
+    const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile, options.htmlTwins !== false);
     const diagnostics = [...checkDiagnostics, ...planDiagnostics];
     if (checked.catalogue === null || diagnostics.some((d) => d.severity === 'error')) {
       return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS });
@@ -332,7 +354,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
 
   // Links resolve against what was really written, search index included.
   // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
-  const files = new Set([...plan.map((p) => p.file), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
+  const files = new Set([...plan.flatMap((p) => (p.twin === undefined ? [p.file] : [p.file, p.twin])), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
   const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';
@@ -439,9 +461,10 @@ async function renderAll(
   let done = 0;
 
   const takeBatch = (): RouteJob[] => {
-    const jobs = plan.slice(next, next + size).map(({ index, route, file }): RouteJob => {
+    const jobs = plan.slice(next, next + size).map(({ index, route, file, twin }): RouteJob => {
       const job: RouteJob = { index, route, file, body: bodyOf(route) };
       if (!held.has(file)) job.fresh = true;
+      if (twin !== undefined) job.twin = held.has(twin) ? { path: twin, held: true } : { path: twin, held: false };
       return job;
     });
     next += jobs.length;

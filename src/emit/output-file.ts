@@ -11,7 +11,7 @@
  * longer (file handles and thread-pool round trips cost more per file than
  * rendering a small page).
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
@@ -68,6 +68,12 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
   }
 }
 
+/** A second name for a page (see twinFileOf in paths.ts): where it goes, and whether the output folder held a file there. */
+export interface Twin {
+  path: string;
+  held: boolean;
+}
+
 /**
  * Writes `pieces` (concatenated) to `target`; returns the file's size.
  *
@@ -77,22 +83,66 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
  * the write creates a new file: on ext4, truncating and rewriting a file makes
  * the kernel flush it at close (its auto_da_alloc guard against empty files
  * after a crash), which made rewriting the shipped site's pages in place ten
- * times slower than writing new ones.
+ * times slower than writing new ones. Unlinking first also means that no
+ * write ever goes through a hard link into a copy kept elsewhere.
+ *
+ * With `twin`, the page also gets that second name, a hard link to the same
+ * file (a copy where the file system has no hard links).
  */
-export function writeOutputFile(target: string, pieces: readonly string[], fresh = false): number {
+export function writeOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: Twin): number {
   const bytes = encodePieces(pieces);
+  let unchanged = false;
   if (!fresh) {
     const same = sameAsOnDisk(target, bytes);
-    if (same === true) return bytes.length;
-    if (same === false) unlinkSync(target);
+    if (same === true) unchanged = true;
+    else if (same === false) unlinkSync(target);
   }
-  try {
-    writeFileSync(target, bytes);
-  } catch (err) {
-    // The build creates every page's folder up front (the 'prepare' task); a folder not made yet is made here.
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, bytes);
+  if (!unchanged) {
+    try {
+      writeFileSync(target, bytes);
+    } catch (err) {
+      // The build creates every page's folder up front (the 'prepare' task); a folder not made yet is made here.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, bytes);
+    }
   }
+  if (twin !== undefined) placeTwin(target, twin, unchanged, bytes);
   return bytes.length;
+}
+
+/** Errors of a file system (or a mount) that has no hard links, or no more of them for this file. */
+const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+/**
+ * Makes `twin.path` name the same file as `target`. An unchanged page whose
+ * twin the folder held is usually linked already (the build that wrote both
+ * linked them): two stats say so, and nothing is written.
+ */
+function placeTwin(target: string, twin: Twin, unchanged: boolean, bytes: Buffer): void {
+  if (unchanged && twin.held) {
+    const page = statSync(target);
+    const other = lstatSync(twin.path, { throwIfNoEntry: false });
+    if (other !== undefined && other.isFile() && other.ino === page.ino && other.dev === page.dev) return;
+  }
+  if (twin.held) unlinkIfThere(twin.path);
+  try {
+    linkSync(target, twin.path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') {
+      // Made since the folder's inventory was taken: replaced like any file the build rewrites.
+      unlinkIfThere(twin.path);
+      linkSync(target, twin.path);
+    } else if (NO_HARD_LINK.has(code)) writeFileSync(twin.path, bytes);
+    else throw err;
+  }
+}
+
+function unlinkIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }

@@ -35,3 +35,52 @@ export function insideRoot(root: string, relative: string): string {
   }
   return target;
 }
+
+/**
+ * The `.html` twin of a page file: `herb-extract/index.html` →
+ * `herb-extract.html`; null for the home page and anything that is not a
+ * folder's index.html.
+ *
+ * GitHub Pages, Netlify and Cloudflare Pages answer `/herb-extract`, when
+ * only the folder `herb-extract/` exists, with a redirect to
+ * `/herb-extract/`: every canonical URL of the site would be a redirect
+ * there, pointing at a page that names the redirecting URL as canonical.
+ * With the twin beside the folder they all serve the page at its clean URL
+ * (Netlify then redirects `/herb-extract/` to it), as do Vercel and Render;
+ * servers that look for the folder's index.html (nginx with try_files,
+ * `site serve`) never read it. See slorber/trailing-slash-guide for each
+ * host's behaviour.
+ */
+export function twinFileOf(file: string): string | null {
+  return file.endsWith('/index.html') ? `${file.slice(0, -'/index.html'.length)}.html` : null;
+}
+
+/** Files the build writes itself at the top of the output folder that a twin could be named like. */
+const SITE_HTML_FILES = ['index.html', '404.html'];
+
+/**
+ * The twin of every page file that can have one. A twin whose name is
+ * already taken, by another page's file or folder (a route `/a` beside a
+ * route `/a.html/b`) or by a file the build writes (a route `/404`), is left
+ * out and reported in `clashes`.
+ */
+export function planTwins(files: readonly string[]): { twins: Map<string, string>; clashes: Array<{ file: string; twin: string }> } {
+  const taken = new Set<string>(SITE_HTML_FILES);
+  for (const file of files) {
+    taken.add(file);
+    for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1)) {
+      const dir = file.slice(0, at);
+      if (taken.has(dir)) break;
+      taken.add(dir);
+    }
+  }
+  const twins = new Map<string, string>();
+  const clashes: Array<{ file: string; twin: string }> = [];
+  for (const file of files) {
+    const twin = twinFileOf(file);
+    if (twin === null) continue;
+    if (taken.has(twin)) clashes.push({ file, twin });
+    else twins.set(file, twin);
+  }
+  return { twins, clashes };
+}

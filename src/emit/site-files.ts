@@ -10,7 +10,7 @@
  * a time with synchronous calls (see output-file.ts for why), so the number
  * of threads bounds those writes.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 
@@ -51,7 +51,21 @@ export function siteWriter(outDir: string, concurrency = SITE_WRITE_CONCURRENCY)
   };
   return {
     outDir,
-    write: (files) => each(files, (f) => writeFile(target(f.path), f.contents)),
-    copy: (files) => each(files, (f) => copyFile(f.from, target(f.path))),
+    write: (files) => each(files, async (f) => writeFile(await unlinked(target(f.path)), f.contents)),
+    copy: (files) => each(files, async (f) => copyFile(f.from, await unlinked(target(f.path)))),
   };
+}
+
+/**
+ * `file`, with whatever was there removed: the output folder may be the
+ * previous build's (atomic.ts), and a file there may be hard-linked to a copy
+ * kept elsewhere, which writing in place would change too.
+ */
+async function unlinked(file: string): Promise<string> {
+  try {
+    await unlink(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  return file;
 }

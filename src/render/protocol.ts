@@ -7,6 +7,7 @@ import type { RouteRecord } from '../load/schema.js';
 import type { BodyRef } from '../load/catalogue.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { TallyEntries } from '../emit/links.js';
+import type { Twin } from '../emit/output-file.js';
 
 export interface WorkerConfig {
   /**
@@ -42,6 +43,8 @@ export interface RouteJob {
   body?: BodySource;
   /** The output folder holds no file at `file` (a new folder, or a page the previous build did not have): written without looking. */
   fresh?: true;
+  /** The page's second name, `<path>.html`, relative to the output folder like `file` (see twinFileOf in emit/paths.ts). */
+  twin?: Twin;
 }
 
 export type RenderTask =

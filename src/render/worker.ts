@@ -14,7 +14,7 @@ import type { SiteModel } from './model.js';
 import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
 import { insideRoot } from '../emit/paths.js';
-import { writeOutputFile } from '../emit/output-file.js';
+import { type Twin, writeOutputFile } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
 import type {
@@ -51,9 +51,9 @@ export function causeOf(err: unknown): string {
   return String(err);
 }
 
-/** Writes one output file into the output folder (see writeOutputFile); returns its size. */
-function writeOutput(outDir: string, file: string, pieces: readonly string[], fresh = false): number {
-  return writeOutputFile(insideRoot(outDir, file), pieces, fresh);
+/** Writes one output file into the output folder (see writeOutputFile), and its twin when it has one; returns its size. */
+function writeOutput(outDir: string, file: string, pieces: readonly string[], fresh = false, twin?: Twin): number {
+  return writeOutputFile(insideRoot(outDir, file), pieces, fresh, twin && { path: insideRoot(outDir, twin.path), held: twin.held });
 }
 
 function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
@@ -131,7 +131,7 @@ async function renderRoutes(
   const tally = new BatchTally();
   const unsafe: Array<[string, number]> = [];
   let sinceYield = 0;
-  for (const { index, route, file, body, fresh } of task.jobs) {
+  for (const { index, route, file, body, fresh, twin } of task.jobs) {
     // On the main thread, let the event loop hand the workers their next batches every few pages.
     if (yieldEvery !== undefined && ++sinceYield > yieldEvery) {
       sinceYield = 0;
@@ -157,7 +157,7 @@ async function renderRoutes(
     tally.add(links, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      pages.push({ index, bytes: writeOutput(outDir, file, document.parts, fresh), ...facts, metaFallback: [...facts.metaFallback] });
+      pages.push({ index, bytes: writeOutput(outDir, file, document.parts, fresh, twin), ...facts, metaFallback: [...facts.metaFallback] });
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }

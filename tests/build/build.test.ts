@@ -4,7 +4,7 @@
  * lists, 3 articles incl. one with script-like text, 1 news item, every page
  * kind) built by the real CLI into fresh folders.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { load } from 'cheerio/slim';
@@ -23,6 +23,8 @@ const ROUTES = [
   '/knowledge/script-injection-test', '/news', '/news/page-1', '/news/exhibition-2024', '/contact-us', '/search', '/search/404', '/thanks',
 ];
 const pageFile = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}/index.html`);
+/** A page's second name, beside its folder (see twinFileOf): every route but the home page has one. */
+const twinFile = (route: string) => `${route.slice(1)}.html`;
 const SUMMARY_OK = /^site build: 26 pages written to \S+ in \d+\.\d\d s · 2 warnings · links: [\d,]+ checked, 0 broken\n$/;
 
 function clientAssets(): string[] {
@@ -75,13 +77,14 @@ describe('a successful build', () => {
     expect(first.stdout).toMatch(SUMMARY_OK);
   });
 
-  test('writes exactly the expected files: a page per route (a duplicate once), 404, artwork, logo, assets, search index, sitemap, robots', () => {
+  test('writes exactly the expected files: a page per route (a duplicate once) and its .html twin, 404, artwork, logo, assets, search index, sitemap, robots', () => {
     const files = listFiles(dist);
     const search = files.filter((f) => f.startsWith('search/') && f.endsWith('.json'));
     expect(search).toHaveLength(2);
     expect(search).toContain('search/entry.json');
     const expected = [
       ...ROUTES.map(pageFile),
+      ...ROUTES.filter((r) => r !== '/').map(twinFile),
       '404.html',
       'images/products/berberine-powder-bulk.svg',
       'images/products/bulk-curcumin.svg',
@@ -97,6 +100,11 @@ describe('a successful build', () => {
       const html = readFileSync(path.join(dist, pageFile(route)), 'utf8');
       expect(html.startsWith('<!doctype html>'), route).toBe(true);
       expect(load(html)('link[rel=canonical]').attr('href'), route).toMatch(new RegExp(`^${ORIGIN}/`));
+    }
+    // A twin is the page itself under its second name: one file, two links.
+    for (const route of ROUTES.filter((r) => r !== '/')) {
+      const [page, twin] = [statSync(path.join(dist, pageFile(route))), statSync(path.join(dist, twinFile(route)))];
+      expect([twin.ino, twin.nlink], route).toEqual([page.ino, 2]);
     }
     expect(readFileSync(path.join(dist, 'images/products/bulk-curcumin.svg'), 'utf8')).toContain('<svg');
     expect(readFileSync(path.join(dist, 'images/logo.svg'), 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="512" height="512"/);
@@ -335,10 +343,33 @@ describe('determinism and the command line', () => {
     writeFileSync(path.join(spare, 'removed-route/index.html'), 'a page whose route is gone');
     writeFileSync(path.join(spare, 'assets/main-0ld.js'), 'an asset of an older bundle');
     writeFileSync(path.join(spare, 'index.html'), 'an outdated home page');
+    // A twin that became a file of its own, with other bytes, and one whose page changed.
+    rmSync(path.join(spare, 'about-us.html'));
+    writeFileSync(path.join(spare, 'about-us.html'), 'a stale twin');
+    rmSync(path.join(spare, 'contact-us/index.html'));
+    writeFileSync(path.join(spare, 'contact-us/index.html'), 'an outdated contact page');
     const run = await build(work);
     expect(run.code).toBe(0);
     expect(snapshot(dist)).toEqual(expected);
+    for (const route of ROUTES.filter((r) => r !== '/')) {
+      expect(statSync(path.join(dist, twinFile(route))).ino, route).toBe(statSync(path.join(dist, pageFile(route))).ino);
+    }
     expect(noTempLeft(work)).toEqual([]);
+  });
+
+  test('--no-html-twins writes each page under its folder only, and a rebuild from a spare with twins drops them', async () => {
+    const withTwins = snapshot(dist);
+    // Twice: the first build writes into the spare of a build with twins, the second into its own.
+    for (let i = 0; i < 2; i++) {
+      const run = await build(work, ['--no-html-twins']);
+      expect(run.code).toBe(0);
+      const files = [...snapshot(dist).keys()];
+      expect(files).toEqual([...withTwins.keys()].filter((f) => !ROUTES.some((r) => r !== '/' && f === twinFile(r))));
+      expect(files.filter((f) => f.endsWith('.html') && !f.endsWith('/index.html'))).toEqual(['404.html', 'index.html']);
+    }
+    const back = await build(work);
+    expect(back.code).toBe(0);
+    expect(snapshot(dist)).toEqual(withTwins);
   });
 
   test('usage errors exit 2', async () => {

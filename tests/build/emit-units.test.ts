@@ -1,4 +1,4 @@
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -27,6 +27,7 @@ import {
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 import { siteWriter } from '../../src/emit/site-files.js';
+import { writeOutputFile } from '../../src/emit/output-file.js';
 
 const ORIGIN = 'https://www.example.com';
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-emit-'));
@@ -271,7 +272,7 @@ describe('the spare output', () => {
     expect([...inventory.dirs]).toEqual(['a']);
   });
 
-  test('links in the spare are removed before anything is rewritten in place; files not written again go', async () => {
+  test('symbolic links in the spare are removed, hard-linked files kept and never written through; files not written again go', async () => {
     const parent = scratch();
     const out = path.join(parent, 'dist');
     const spare = spareDirFor(out);
@@ -287,25 +288,32 @@ describe('the spare output', () => {
     writeFileSync(path.join(spare, 'stale.txt'), 'old');
     symlinkSync(outside, path.join(spare, 'kept/link.html'));
     linkSync(outside, path.join(spare, 'hard.html')); // a hard-linked copy kept elsewhere
+    linkSync(outside, path.join(spare, 'robots.txt.kept')); // and one the build does not write again
+    rmSync(path.join(spare, 'robots.txt'));
+    linkSync(outside, path.join(spare, 'robots.txt')); // and one a site file is written over
     const { tmp } = await prepareTempDir(out);
     symlinkSync(parent, path.join(tmp, 'linked-folder')); // writing under it would leave the output
     const inventory = takeInventory(tmp);
     expect(existsSync(path.join(tmp, 'linked-folder'))).toBe(false);
     expect(existsSync(parent)).toBe(true);
-    expect([...inventory.files].sort()).toEqual(['gone/deeper/index.html', 'kept/deeper/stale.html', 'kept/index.html', 'kept/stale.html', 'robots.txt', 'stale.txt']);
     expect(existsSync(path.join(tmp, 'kept/link.html'))).toBe(false);
-    expect(existsSync(path.join(tmp, 'hard.html'))).toBe(false);
-    // The build rewrites what it writes, a hard.html among them: a new file, not the linked one.
+    expect([...inventory.files].sort()).toEqual([
+      'gone/deeper/index.html', 'hard.html', 'kept/deeper/stale.html', 'kept/index.html', 'kept/stale.html', 'robots.txt', 'robots.txt.kept', 'stale.txt',
+    ]);
+    // The build's own writers: pages (and artwork) through writeOutputFile, site files through siteWriter.
+    writeOutputFile(path.join(tmp, 'kept/index.html'), ['new']);
+    writeOutputFile(path.join(tmp, 'hard.html'), ['new']);
+    writeOutputFile(path.join(tmp, 'new/index.html'), ['new'], true);
+    await siteWriter(tmp).write([{ path: 'robots.txt', contents: 'new' }]);
     const written = new Set(['kept/index.html', 'robots.txt', 'hard.html', 'new/index.html']);
-    mkdirSync(path.join(tmp, 'new'));
-    for (const f of written) writeFileSync(path.join(tmp, f), 'new');
     removeUnwritten(tmp, inventory, written);
     expect(tree(tmp)).toEqual(['hard.html', 'kept/', 'kept/index.html', 'new/', 'new/index.html', 'robots.txt']);
+    for (const f of written) expect(readFileSync(path.join(tmp, f), 'utf8'), f).toBe('new');
     expect(readFileSync(outside, 'utf8')).toBe('must stay');
     expect(lstatSync(outside).nlink).toBe(1);
   });
 
-  test('shared among threads, the walk takes each entry once: the parts together are the whole inventory, links removed', async () => {
+  test('shared among threads, the walk takes each entry once: the parts together are the whole inventory, symbolic links removed', async () => {
     const make = () => {
       const root = scratch();
       const outside = path.join(scratch(), 'outside.txt');
@@ -327,7 +335,7 @@ describe('the spare output', () => {
     };
     const whole = make();
     const expected = takeInventory(whole.root);
-    expect(expected.files.size).toBe(125);
+    expect(expected.files.size).toBe(126); // the hard-linked file among them
     for (const parts of [2, 3]) {
       const shared = make();
       const inventories = Array.from({ length: parts }, (_, part) => takeInventory(shared.root, part, parts));

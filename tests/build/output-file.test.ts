@@ -1,8 +1,9 @@
-import { linkSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { encodePieces, writeOutputFile } from '../../src/emit/output-file.js';
+import { planTwins, twinFileOf } from '../../src/emit/paths.js';
 
 const dirs: string[] = [];
 const scratch = () => {
@@ -75,5 +76,78 @@ describe('writeOutputFile', () => {
   test('refuses to write over a folder', () => {
     const root = scratch();
     expect(() => writeOutputFile(root, ['x'])).toThrow(/EISDIR|illegal operation/);
+  });
+});
+
+describe('a page\'s .html twin', () => {
+  const setup = () => {
+    const root = scratch();
+    mkdirSync(path.join(root, 'herb-extract'));
+    return { root, page: path.join(root, 'herb-extract/index.html'), twin: path.join(root, 'herb-extract.html') };
+  };
+  const sameFile = (a: string, b: string) => statSync(a).ino === statSync(b).ino;
+
+  test('is the page itself under a second name: one file, two links', () => {
+    const { page, twin } = setup();
+    writeOutputFile(page, ['<p>', 'page', '</p>'], true, { path: twin, held: false });
+    expect(readFileSync(twin, 'utf8')).toBe('<p>page</p>');
+    expect(sameFile(page, twin)).toBe(true);
+    expect(statSync(page).nlink).toBe(2);
+  });
+
+  test('an unchanged page keeps its linked twin untouched; a twin of its own (stale bytes) is replaced by the link', () => {
+    const { page, twin } = setup();
+    writeOutputFile(page, ['same'], true, { path: twin, held: false });
+    const before = statSync(twin);
+    writeOutputFile(page, ['same'], false, { path: twin, held: true });
+    expect([statSync(twin).ino, statSync(twin).ctimeMs]).toEqual([before.ino, before.ctimeMs]);
+
+    rmSync(twin);
+    writeFileSync(twin, 'stale');
+    writeOutputFile(page, ['same'], false, { path: twin, held: true });
+    expect(readFileSync(twin, 'utf8')).toBe('same');
+    expect(sameFile(page, twin)).toBe(true);
+  });
+
+  test('a changed page gets a new file and its twin follows; a copy linked elsewhere keeps the old bytes', () => {
+    const { root, page, twin } = setup();
+    writeOutputFile(page, ['old'], true, { path: twin, held: false });
+    const kept = path.join(root, 'kept-elsewhere.html');
+    linkSync(page, kept);
+    writeOutputFile(page, ['new'], false, { path: twin, held: true });
+    expect(readFileSync(page, 'utf8')).toBe('new');
+    expect(readFileSync(twin, 'utf8')).toBe('new');
+    expect(sameFile(page, twin)).toBe(true);
+    expect(readFileSync(kept, 'utf8')).toBe('old');
+  });
+
+  test('a twin made since the inventory was taken (not held) is replaced too', () => {
+    const { page, twin } = setup();
+    writeFileSync(twin, 'someone else\'s');
+    writeOutputFile(page, ['page'], true, { path: twin, held: false });
+    expect(readFileSync(twin, 'utf8')).toBe('page');
+    expect(sameFile(page, twin)).toBe(true);
+  });
+});
+
+describe('planTwins', () => {
+  test('names <path>.html beside every folder page, not the home page', () => {
+    expect(twinFileOf('herb-extract/index.html')).toBe('herb-extract.html');
+    expect(twinFileOf('knowledge/-Legacy-Slug-/index.html')).toBe('knowledge/-Legacy-Slug-.html');
+    expect(twinFileOf('index.html')).toBeNull();
+    const { twins, clashes } = planTwins(['index.html', 'herb-extract/index.html', 'herb-extract/page-2/index.html']);
+    expect(Object.fromEntries(twins)).toEqual({ 'herb-extract/index.html': 'herb-extract.html', 'herb-extract/page-2/index.html': 'herb-extract/page-2.html' });
+    expect(clashes).toEqual([]);
+  });
+
+  test('leaves out a twin that would take the name of another page\'s file or folder, or of a file the build writes', () => {
+    const files = ['index.html', '404/index.html', 'a/index.html', 'a.html/b/index.html', 'x/index.html/y/index.html', 'x/index.html', 'ok/index.html'];
+    const { twins, clashes } = planTwins(files);
+    expect(clashes).toEqual([
+      { file: '404/index.html', twin: '404.html' },
+      { file: 'a/index.html', twin: 'a.html' },
+    ]);
+    // x/index.html/y → its twin x/index.html/y.html is free; x's twin x.html is free too (the folder is x/index.html, not x.html).
+    expect([...twins.values()].sort()).toEqual(['a.html/b.html', 'ok.html', 'x.html', 'x/index.html/y.html']);
   });
 });

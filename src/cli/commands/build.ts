@@ -11,6 +11,7 @@ interface BuildFlags {
   concurrency?: string;
   strict?: boolean;
   searchIndex: boolean;
+  htmlTwins: boolean;
 }
 
 /** 57560 → "57,560". Not Intl.NumberFormat: loading ICU's number data cost 35 ms of every build. */
@@ -71,6 +72,7 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
     .option('--concurrency <n>', 'render threads, the main thread included (default: the main thread alone below 5,000 routes, else one per core)')
     .option('--strict', 'treat warnings as errors')
     .option('--no-search-index', 'skip the search index')
+    .option('--no-html-twins', 'write <path>/index.html only, without <path>.html beside it (hosts such as GitHub Pages, Netlify and Cloudflare Pages then redirect /path to /path/)')
     .action(async (flags: BuildFlags) => {
       // React's development build is ten times slower; the workers force production too.
       process.env.NODE_ENV = 'production';
@@ -91,6 +93,7 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
           concurrency,
           strict: flags.strict,
           searchIndex: flags.searchIndex,
+          htmlTwins: flags.htmlTwins,
           // Test-only: substitute the render API (e.g. one whose template throws) without touching the source.
           renderModule: process.env.SITE_TEST_RENDER_MODULE || undefined,
           onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),

@@ -23,7 +23,7 @@ import type { ArtworkResult, BodySource, NotFoundResult, PageFacts, PrepareResul
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
-import { planTwins, safeOutputFile, UnsafePathError } from './paths.js';
+import { planTwins, safeOutputFile, twinFileOf, UnsafePathError } from './paths.js';
 import { writeSearchIndexCached } from './search-cache.js';
 import { siteWriter } from './site-files.js';
 import { defaultCacheDir } from '../load/cache.js';
@@ -91,8 +91,8 @@ interface PlannedRoute {
   route: ResolvedRoute;
   /** Relative to the output folder. */
   file: string;
-  /** The page's second name, `<path>.html` (see twinFileOf in paths.ts), when it has one. */
-  twin?: string;
+  /** The page has a second name, `<path>.html` (see twinFileOf in paths.ts). */
+  twin?: true;
 }
 
 /**
@@ -118,7 +118,7 @@ export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: strin
   }
   if (htmlTwins) {
     const { twins, clashes } = planTwins(plan.map((p) => p.file));
-    for (const p of plan) p.twin = twins.get(p.file);
+    for (const p of plan) if (twins.has(p.file)) p.twin = true;
     const byFile = new Map(plan.map((p) => [p.file, p.route]));
     for (const { file, twin } of clashes) {
       const route = byFile.get(file)!;
@@ -232,7 +232,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // workers at once, this thread once it has written their snapshot. Walking a spare of 100,000 pages is
     // seconds of readdir, which one thread did alone while the other waited.
     const dirs = pageDirs(plan);
-    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads });
+    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: options.htmlTwins !== false });
     const shares = Array.from({ length: threads.workers }, (_, part) => prepare(part));
     for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
     threads.startMainThread(catalogue);
@@ -354,7 +354,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
 
   // Links resolve against what was really written, search index included.
   // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
-  const files = new Set([...plan.flatMap((p) => (p.twin === undefined ? [p.file] : [p.file, p.twin])), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
+  const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
   const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';
@@ -464,7 +464,7 @@ async function renderAll(
     const jobs = plan.slice(next, next + size).map(({ index, route, file, twin }): RouteJob => {
       const job: RouteJob = { index, route, file, body: bodyOf(route) };
       if (!held.has(file)) job.fresh = true;
-      if (twin !== undefined) job.twin = held.has(twin) ? { path: twin, held: true } : { path: twin, held: false };
+      if (twin) job.twin = true;
       return job;
     });
     next += jobs.length;

@@ -11,7 +11,7 @@
  * longer (file handles and thread-pool round trips cost more per file than
  * rendering a small page).
  */
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
@@ -44,6 +44,9 @@ export function encodePieces(pieces: readonly string[]): Buffer {
  * Whether the file at `target` holds exactly `bytes`; null when there is no
  * such file (or something else than a file is there).
  */
+/** The file sameAsOnDisk last found holding the bytes: placeTwin compares a twin with it without another stat. */
+const onDisk = { ino: -1, dev: -1 };
+
 function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
   let fd: number;
   try {
@@ -62,16 +65,13 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
       if (n === 0) return false; // shorter than it said: it changed meanwhile
       read += n;
     }
-    return previous.compare(bytes, 0, bytes.length, 0, bytes.length) === 0;
+    if (previous.compare(bytes, 0, bytes.length, 0, bytes.length) !== 0) return false;
+    onDisk.ino = stat.ino;
+    onDisk.dev = stat.dev;
+    return true;
   } finally {
     closeSync(fd);
   }
-}
-
-/** A second name for a page (see twinFileOf in paths.ts): where it goes, and whether the output folder held a file there. */
-export interface Twin {
-  path: string;
-  held: boolean;
 }
 
 /**
@@ -86,10 +86,11 @@ export interface Twin {
  * times slower than writing new ones. Unlinking first also means that no
  * write ever goes through a hard link into a copy kept elsewhere.
  *
- * With `twin`, the page also gets that second name, a hard link to the same
- * file (a copy where the file system has no hard links).
+ * With `twin` (an absolute path, see twinFileOf in paths.ts), the page also
+ * gets that second name, a hard link to the same file (a copy where the file
+ * system has no hard links).
  */
-export function writeOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: Twin): number {
+export function writeOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: string): number {
   const bytes = encodePieces(pieces);
   let unchanged = false;
   if (!fresh) {
@@ -115,27 +116,27 @@ export function writeOutputFile(target: string, pieces: readonly string[], fresh
 const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
 /**
- * Makes `twin.path` name the same file as `target`. An unchanged page whose
- * twin the folder held is usually linked already (the build that wrote both
- * linked them): two stats say so, and nothing is written.
+ * Makes `twin` name the same file as `target`. An unchanged page's twin is
+ * usually its link already (the build that wrote the page linked it): one
+ * lstat says so, and nothing is written. Otherwise whatever is at `twin` is
+ * replaced, never written through.
  */
-function placeTwin(target: string, twin: Twin, unchanged: boolean, bytes: Buffer): void {
-  if (unchanged && twin.held) {
-    const page = statSync(target);
-    const other = lstatSync(twin.path, { throwIfNoEntry: false });
-    if (other !== undefined && other.isFile() && other.ino === page.ino && other.dev === page.dev) return;
+function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer): void {
+  if (unchanged) {
+    const other = lstatSync(twin, { throwIfNoEntry: false });
+    if (other !== undefined && other.isFile() && other.ino === onDisk.ino && other.dev === onDisk.dev) return;
   }
-  if (twin.held) unlinkIfThere(twin.path);
   try {
-    linkSync(target, twin.path);
+    linkSync(target, twin);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (code === 'EEXIST') {
-      // Made since the folder's inventory was taken: replaced like any file the build rewrites.
-      unlinkIfThere(twin.path);
-      linkSync(target, twin.path);
-    } else if (NO_HARD_LINK.has(code)) writeFileSync(twin.path, bytes);
-    else throw err;
+      unlinkIfThere(twin);
+      linkSync(target, twin);
+    } else if (NO_HARD_LINK.has(code)) {
+      unlinkIfThere(twin);
+      writeFileSync(twin, bytes);
+    } else throw err;
   }
 }
 

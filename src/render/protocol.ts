@@ -7,7 +7,6 @@ import type { RouteRecord } from '../load/schema.js';
 import type { BodyRef } from '../load/catalogue.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { TallyEntries } from '../emit/links.js';
-import type { Twin } from '../emit/output-file.js';
 
 export interface WorkerConfig {
   /**
@@ -43,8 +42,8 @@ export interface RouteJob {
   body?: BodySource;
   /** The output folder holds no file at `file` (a new folder, or a page the previous build did not have): written without looking. */
   fresh?: true;
-  /** The page's second name, `<path>.html`, relative to the output folder like `file` (see twinFileOf in emit/paths.ts). */
-  twin?: Twin;
+  /** Give the page its second name too, `<path>.html` beside its folder (twinFileOf in emit/paths.ts). */
+  twin?: true;
 }
 
 export type RenderTask =
@@ -63,6 +62,12 @@ export type RenderTask =
       /** This task's share of the folder (see ownerOf in emit/atomic.ts): one per render thread, run at once. */
       part: number;
       parts: number;
+      /**
+       * Pages get twins: a file `<dir>.html` beside a page folder in `dirs`
+       * is left out of the inventory, as the page's writer replaces it
+       * (a twin the build no longer wants is in the inventory, and goes).
+       */
+      twins: boolean;
     };
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */

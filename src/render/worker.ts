@@ -13,8 +13,8 @@ import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
 import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
-import { insideRoot } from '../emit/paths.js';
-import { type Twin, writeOutputFile } from '../emit/output-file.js';
+import { insideRoot, twinFileOf } from '../emit/paths.js';
+import { writeOutputFile } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
 import type {
@@ -51,14 +51,20 @@ export function causeOf(err: unknown): string {
   return String(err);
 }
 
-/** Writes one output file into the output folder (see writeOutputFile), and its twin when it has one; returns its size. */
-function writeOutput(outDir: string, file: string, pieces: readonly string[], fresh = false, twin?: Twin): number {
-  return writeOutputFile(insideRoot(outDir, file), pieces, fresh, twin && { path: insideRoot(outDir, twin.path), held: twin.held });
+/** Writes one output file into the output folder (see writeOutputFile), and with `twin` its twin; returns its size. */
+function writeOutput(outDir: string, file: string, pieces: readonly string[], fresh = false, twin = false): number {
+  const twinFile = twin ? twinFileOf(file) : null;
+  return writeOutputFile(insideRoot(outDir, file), pieces, fresh, twinFile === null ? undefined : insideRoot(outDir, twinFile));
 }
 
 function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
   const { part, parts } = task;
-  const inventory = task.recycled ? takeInventory(outDir, part, parts) : { files: new Set<string>(), dirs: new Set<string>() };
+  let twinOfPage: ((file: string) => boolean) | undefined;
+  if (task.twins) {
+    const pageDirs = new Set(task.dirs);
+    twinOfPage = (file) => file.endsWith('.html') && pageDirs.has(file.slice(0, -'.html'.length));
+  }
+  const inventory = task.recycled ? takeInventory(outDir, part, parts, twinOfPage) : { files: new Set<string>(), dirs: new Set<string>() };
   // Each part makes the folders of its own share, which only its own walk can have found.
   for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) mkdirSync(insideRoot(outDir, dir), { recursive: true });
   return { kind: 'prepare', files: [...inventory.files], dirs: [...inventory.dirs] };
@@ -157,7 +163,7 @@ async function renderRoutes(
     tally.add(links, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      pages.push({ index, bytes: writeOutput(outDir, file, document.parts, fresh, twin), ...facts, metaFallback: [...facts.metaFallback] });
+      pages.push({ index, bytes: writeOutput(outDir, file, document.parts, fresh, twin === true), ...facts, metaFallback: [...facts.metaFallback] });
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }

@@ -313,6 +313,18 @@ describe('the spare output', () => {
     expect(lstatSync(outside).nlink).toBe(1);
   });
 
+  test('leaves out of the inventory the files leaveOut names (pages\' twins, which their writers replace), and only those', () => {
+    const root = scratch();
+    mkdirSync(path.join(root, 'herb-extract/bulk-curcumin'), { recursive: true });
+    for (const f of ['herb-extract/index.html', 'herb-extract.html', 'herb-extract/bulk-curcumin/index.html', 'herb-extract/bulk-curcumin.html', 'gone.html']) {
+      writeFileSync(path.join(root, f), 'old');
+    }
+    const pageDirs = new Set(['herb-extract', 'herb-extract/bulk-curcumin']);
+    const inventory = takeInventory(root, 0, 1, (f) => f.endsWith('.html') && pageDirs.has(f.slice(0, -'.html'.length)));
+    expect([...inventory.files].sort()).toEqual(['gone.html', 'herb-extract/bulk-curcumin/index.html', 'herb-extract/index.html']);
+    expect(existsSync(path.join(root, 'herb-extract.html'))).toBe(true);
+  });
+
   test('shared among threads, the walk takes each entry once: the parts together are the whole inventory, symbolic links removed', async () => {
     const make = () => {
       const root = scratch();

@@ -89,44 +89,51 @@ describe('a page\'s .html twin', () => {
 
   test('is the page itself under a second name: one file, two links', () => {
     const { page, twin } = setup();
-    writeOutputFile(page, ['<p>', 'page', '</p>'], true, { path: twin, held: false });
+    writeOutputFile(page, ['<p>', 'page', '</p>'], true, twin);
     expect(readFileSync(twin, 'utf8')).toBe('<p>page</p>');
     expect(sameFile(page, twin)).toBe(true);
     expect(statSync(page).nlink).toBe(2);
   });
 
-  test('an unchanged page keeps its linked twin untouched; a twin of its own (stale bytes) is replaced by the link', () => {
+  test('an unchanged page keeps its linked twin untouched; a twin of its own (stale bytes) or a missing one is replaced by the link', () => {
     const { page, twin } = setup();
-    writeOutputFile(page, ['same'], true, { path: twin, held: false });
+    writeOutputFile(page, ['same'], true, twin);
     const before = statSync(twin);
-    writeOutputFile(page, ['same'], false, { path: twin, held: true });
+    writeOutputFile(page, ['same'], false, twin);
     expect([statSync(twin).ino, statSync(twin).ctimeMs]).toEqual([before.ino, before.ctimeMs]);
 
     rmSync(twin);
     writeFileSync(twin, 'stale');
-    writeOutputFile(page, ['same'], false, { path: twin, held: true });
+    writeOutputFile(page, ['same'], false, twin);
     expect(readFileSync(twin, 'utf8')).toBe('same');
+    expect(sameFile(page, twin)).toBe(true);
+
+    rmSync(twin);
+    writeOutputFile(page, ['same'], false, twin);
     expect(sameFile(page, twin)).toBe(true);
   });
 
   test('a changed page gets a new file and its twin follows; a copy linked elsewhere keeps the old bytes', () => {
     const { root, page, twin } = setup();
-    writeOutputFile(page, ['old'], true, { path: twin, held: false });
+    writeOutputFile(page, ['old'], true, twin);
     const kept = path.join(root, 'kept-elsewhere.html');
     linkSync(page, kept);
-    writeOutputFile(page, ['new'], false, { path: twin, held: true });
+    writeOutputFile(page, ['new'], false, twin);
     expect(readFileSync(page, 'utf8')).toBe('new');
     expect(readFileSync(twin, 'utf8')).toBe('new');
     expect(sameFile(page, twin)).toBe(true);
     expect(readFileSync(kept, 'utf8')).toBe('old');
   });
 
-  test('a twin made since the inventory was taken (not held) is replaced too', () => {
-    const { page, twin } = setup();
+  test('a new page\'s twin replaces a file already there, without writing through it', () => {
+    const { root, page, twin } = setup();
     writeFileSync(twin, 'someone else\'s');
-    writeOutputFile(page, ['page'], true, { path: twin, held: false });
+    const kept = path.join(root, 'kept-elsewhere.html');
+    linkSync(twin, kept);
+    writeOutputFile(page, ['page'], true, twin);
     expect(readFileSync(twin, 'utf8')).toBe('page');
     expect(sameFile(page, twin)).toBe(true);
+    expect(readFileSync(kept, 'utf8')).toBe('someone else\'s');
   });
 });
 

@@ -165,6 +165,11 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       const bare = path.slice(0, -1);
       return resolveUncached(bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
     }
+    // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
+    if (path.endsWith('.html')) {
+      const bare = path.slice(0, -'.html'.length);
+      if (bare !== '' && probe(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
+    }
     // Precompressed siblings are variants of their file, not pages of their own.
     const sibling = /\.(br|gz)$/.exec(path);
     if (sibling && probe(path.slice(0, -sibling[0].length))) return { kind: 'missing' };

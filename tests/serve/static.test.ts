@@ -57,6 +57,16 @@ describe('routes', () => {
     expect((await request(base, '/index.html')).headers.location).toBe('/');
   });
 
+  it('redirects a page\'s .html twin to the clean URL with 301; another .html file is served as it is', async () => {
+    writeFileSync(join(box.dist, 'monomer.html'), fixture('monomer/index.html'));
+    const twin = await request(base, '/monomer.html?a=b');
+    expect(twin.status).toBe(301);
+    expect(twin.headers.location).toBe('/monomer?a=b');
+    const nf = await request(base, '/404.html');
+    expect(nf.status).toBe(200);
+    expect(nf.text).toContain('This page could not be found.');
+  });
+
   it('answers unknown paths with 404.html and status 404', async () => {
     for (const path of ['/no-such-page', '/monomer/no-such-product', '/no-such/', '/assets/missing.js', '/monomer/bulk-curcumin/extra']) {
       const r = await request(base, path);

@@ -40,13 +40,13 @@ export function encodePieces(pieces: readonly string[]): Buffer {
   return encoded.subarray(0, length);
 }
 
+/** The file sameAsOnDisk last found holding the bytes: placeTwin compares a twin with it without another stat. */
+const onDisk = { ino: -1, dev: -1 };
+
 /**
  * Whether the file at `target` holds exactly `bytes`; null when there is no
  * such file (or something else than a file is there).
  */
-/** The file sameAsOnDisk last found holding the bytes: placeTwin compares a twin with it without another stat. */
-const onDisk = { ino: -1, dev: -1 };
-
 function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
   let fd: number;
   try {
@@ -126,17 +126,21 @@ function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buff
     const other = lstatSync(twin, { throwIfNoEntry: false });
     if (other !== undefined && other.isFile() && other.ino === onDisk.ino && other.dev === onDisk.dev) return;
   }
-  try {
-    linkSync(target, twin);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (code === 'EEXIST') {
-      unlinkIfThere(twin);
+  for (let attempt = 0; ; attempt++) {
+    try {
       linkSync(target, twin);
-    } else if (NO_HARD_LINK.has(code)) {
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST' && attempt === 0) {
+        unlinkIfThere(twin);
+        continue;
+      }
+      if (!NO_HARD_LINK.has(code)) throw err;
       unlinkIfThere(twin);
       writeFileSync(twin, bytes);
-    } else throw err;
+      return;
+    }
   }
 }
 

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { encodePieces, writeOutputFile } from '../../src/emit/output-file.js';
 import { planTwins, twinFileOf } from '../../src/emit/paths.js';
+import { planRoutes } from '../../src/emit/build.js';
+import type { ResolvedRoute } from '../../src/check/index.js';
 
 const dirs: string[] = [];
 const scratch = () => {
@@ -156,5 +158,29 @@ describe('planTwins', () => {
     ]);
     // x/index.html/y → its twin x/index.html/y.html is free; x's twin x.html is free too (the folder is x/index.html, not x.html).
     expect([...twins.values()].sort()).toEqual(['a.html/b.html', 'ok.html', 'x.html', 'x/index.html/y.html']);
+  });
+});
+
+describe('planRoutes with twins', () => {
+  // Only what planRoutes reads of a resolved route.
+  const route = (path: string, output: string, pointer: string) => ({ path, output, declarations: [pointer] }) as unknown as ResolvedRoute;
+  const routes = [route('/', 'index.html', '/0'), route('/404', '404/index.html', '/1'), route('/herb-extract', 'herb-extract/index.html', '/2')];
+
+  test('marks the pages that get a twin, and warns, at the route\'s declaration, about one whose twin would take another file\'s name', () => {
+    const { plan, diagnostics } = planRoutes(routes, 'data/routes.json');
+    expect(plan.map((p) => [p.file, p.twin === true])).toEqual([
+      ['index.html', false],
+      ['404/index.html', false],
+      ['herb-extract/index.html', true],
+    ]);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: 'build/html-twin-clash', severity: 'warning', file: 'data/routes.json', pointer: '/1/path' });
+    expect(diagnostics[0].message).toContain('404.html');
+  });
+
+  test('with twins off, no page gets one and nothing is reported', () => {
+    const { plan, diagnostics } = planRoutes(routes, 'data/routes.json', false);
+    expect(plan.every((p) => p.twin === undefined)).toBe(true);
+    expect(diagnostics).toEqual([]);
   });
 });

@@ -111,14 +111,12 @@ export function takeInventory(root: string, part = 0, parts = 1, leaveOut?: (fil
       // Below the top level, a part walks only its own share (and the top level's folders, to find it).
       const mine = ownerOf(child, parts) === part;
       if (!mine && !(depth === 0 && entry.isDirectory())) continue;
-      const full = path.join(root, child);
       if (entry.isDirectory()) {
         if (mine) into.dirs.add(child);
         walk(child, depth + 1);
       } else if (entry.isFile()) {
         if (leaveOut?.(child) !== true) into.files.add(child);
-      }
-      else rmSync(full, { recursive: true, force: true });
+      } else rmSync(path.join(root, child), { recursive: true, force: true });
     }
   };
   walk('', 0);

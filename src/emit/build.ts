@@ -207,7 +207,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
     const checkCounts = countCatalogue(checked.sizes, checked.routes, checkDiagnostics);
     const routesFile = posix(path.join(shown(path.resolve(options.dataDir)), 'routes.json'));
-    const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile, options.htmlTwins !== false);
+    const htmlTwins = options.htmlTwins !== false;
+    const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile, htmlTwins);
     const diagnostics = [...checkDiagnostics, ...planDiagnostics];
     if (checked.catalogue === null || diagnostics.some((d) => d.severity === 'error')) {
       return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS });
@@ -232,7 +233,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // workers at once, this thread once it has written their snapshot. Walking a spare of 100,000 pages is
     // seconds of readdir, which one thread did alone while the other waited.
     const dirs = pageDirs(plan);
-    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: options.htmlTwins !== false });
+    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: htmlTwins });
     const shares = Array.from({ length: threads.workers }, (_, part) => prepare(part));
     for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
     threads.startMainThread(catalogue);

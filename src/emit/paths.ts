@@ -55,6 +55,11 @@ export function twinFileOf(file: string): string | null {
   return file.endsWith('/index.html') ? `${file.slice(0, -'/index.html'.length)}.html` : null;
 }
 
+/** The page folder a twin stands beside: `herb-extract.html` → `herb-extract`; null for a name that is not `<something>.html`. */
+export function folderOfTwin(file: string): string | null {
+  return file.endsWith('.html') && file.length > '.html'.length ? file.slice(0, -'.html'.length) : null;
+}
+
 /** Files the build writes itself at the top of the output folder that a twin could be named like. */
 const SITE_HTML_FILES = ['index.html', '404.html'];
 

@@ -13,7 +13,7 @@ import type { AssetRefs } from '../emit/assets.js';
 import type { SiteModel } from './model.js';
 import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
-import { insideRoot, twinFileOf } from '../emit/paths.js';
+import { folderOfTwin, insideRoot, twinFileOf } from '../emit/paths.js';
 import { writeOutputFile } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
@@ -62,7 +62,10 @@ function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>)
   let twinOfPage: ((file: string) => boolean) | undefined;
   if (task.twins) {
     const pageDirs = new Set(task.dirs);
-    twinOfPage = (file) => file.endsWith('.html') && pageDirs.has(file.slice(0, -'.html'.length));
+    twinOfPage = (file) => {
+      const folder = folderOfTwin(file);
+      return folder !== null && pageDirs.has(folder);
+    };
   }
   const inventory = task.recycled ? takeInventory(outDir, part, parts, twinOfPage) : { files: new Set<string>(), dirs: new Set<string>() };
   // Each part makes the folders of its own share, which only its own walk can have found.

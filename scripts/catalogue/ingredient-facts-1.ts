@@ -391,7 +391,7 @@ export const INGREDIENTS_1: Ingredient[] = [
     what: 'Soy isoflavones are phyto-oestrogens, mainly genistin, daidzin and glycitin and their aglycones, concentrated in the germ of the soybean.',
     source: 'The germ, separated during soybean processing, holds about ten times more isoflavones than whole beans; extraction and resin purification give 20-80% grades.',
     history: 'Lower rates of menopausal hot flushes in East Asia drew attention to dietary soy isoflavones in the 1990s.',
-    grades: ['soy isoflavones 20%', '40%', '60%', '80%', 'genistein 98%'],
+    grades: ['soy isoflavones 20%', 'soy isoflavones 40%', 'soy isoflavones 60%', 'soy isoflavones 80%', 'genistein 98%'],
     test: 'HPLC for the twelve soy isoflavone forms, reported as aglycone equivalents',
     studied: ['hot flushes after menopause', 'bone density', 'cholesterol', 'skin ageing'],
     amt: 'Studies commonly use 40-80 mg of isoflavones a day, similar to a traditional Japanese diet.',

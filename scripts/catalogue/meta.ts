@@ -37,8 +37,13 @@ export function bestTitle(candidates: string[]): string {
 }
 const dist = (s: string) => (s.length < 30 ? 30 - s.length : s.length > 60 ? s.length - 60 : 0);
 
+/** The terms, then the shared ones, lower-cased, each once: a keyword list that repeats itself reads as stuffing. */
 export function keywords(...terms: string[]): string {
-  return [...terms.map((t) => t.toLowerCase()), SHARED_KEYWORDS].join(', ');
+  const all = [...terms.map((t) => t.toLowerCase()), ...SHARED_KEYWORDS.split(', ')];
+  return all.filter((t, i) => all.findIndex((u) => u.toLowerCase() === t.toLowerCase()) === i).join(', ');
 }
+
+/** "bulk X", unless the name already says bulk ("Bulk Curcumin Powder", "L-Leucine Bulk"). */
+export const saysBulk = (name: string): boolean => /\bbulk\b/i.test(name);
 
 export const EMPTY_META: Meta = { title: '', description: '', keywords: '' };

@@ -52,7 +52,7 @@ export function buildPages(brand: string, categories: Category[]): Record<PageFi
       featuredProducts: ['bulk-curcumin', 'stephania-extract', 'lentinan-extract', 'pueraria-root-extract', 'grape-seed-extract', 'reishi-mushroom-extract-powder', 'pea-protein-powder', 'bulk-nmn-powder'].map(productId),
       highlights: HIGHLIGHTS,
       body: [
-        h2('Why buyers choose us'),
+        h2('From raw herb to finished powder'),
         p('We control the process from raw herb to finished powder: identified raw materials from partner planting bases, extraction and purification in our own GMP factory, and release testing in our own laboratory. That is how we keep the assay the same from one lot to the next.'),
         p('Ask for a quote, a custom quote, a free sample, private labelling or a bulk and wholesale offer through any product page.'),
       ],
@@ -68,7 +68,7 @@ export function buildPages(brand: string, categories: Category[]): Record<PageFi
         p('Our customers are supplement brands, food and beverage companies, cosmetic manufacturers, distributors and research laboratories. Most buy from us in bulk, some ask for private labelling, and many start with a free sample and a custom quote.'),
         h2('Our GMP factory'),
         p('Extraction, concentration, purification, spray drying, blending and packing all take place in our GMP factory, which works under ISO9001 and ISO22000 management systems and holds HALAL and KOSHER certificates. Purification lines with resin and chromatography columns let us make monomers such as curcumin 95%, quercetin and cepharanthine 99%.'),
-        h2('Lab-tested purity'),
+        h2('Our quality laboratory'),
         p('Our quality laboratory tests every lot before release: identity by TLC or HPLC, assay by HPLC or UV, moisture, particle size, heavy metals, pesticide residues and microbial counts. Each shipment carries a certificate of analysis, and we keep retained samples of every lot for two years.'),
         ...ul([
           'Raw materials identified against reference samples and tested before purchase',

@@ -193,7 +193,6 @@ const endSentence = (s: string): string => (s.endsWith('.') ? s : `${s}.`);
 export function productBlocks(row: ProductRow): Block[] {
   const rand = prng(`product-text:${row.slug}`);
   const blocks: Block[] = [];
-  const claims = CLAIMS[row.slug] ?? [];
   blocks.push({ type: 'heading', level: 2, text: `About ${row.name}` });
   blocks.push({ type: 'paragraph', text: row.about });
   const latinPart = row.latin === '' ? '' : ` (${row.latin})`;
@@ -205,37 +204,28 @@ export function productBlocks(row: ProductRow): Block[] {
       `Specification: ${row.spec}. ${row.name}${latinPart} leaves our factory as ${article(row.appearance.toLowerCase())}.`,
     ]),
   });
+  blocks.push({ type: 'paragraph', text: `${row.name} goes into ${joinList(row.apps.map((c) => APP_PHRASES[c]))}.` });
   blocks.push({ type: 'heading', level: 2, text: 'How it is made' });
   blocks.push({ type: 'paragraph', text: methodText(row, rand) });
+  // The commercial terms (certifications, package, delivery, MOQ, sample), the key facts and the applications are
+  // the page's own sections, rendered from the product's fields: repeated here they showed twice on every product
+  // page. What the description adds is the analysis a buyer's QC compares a COA with.
   blocks.push({ type: 'heading', level: 2, text: 'Specifications' });
   blocks.push({
     type: 'table',
-    caption: `${row.name} specification`,
-    head: ['Item', 'Value'],
+    caption: `${row.name}: typical certificate of analysis`,
+    head: ['Item', 'Specification', 'Method'],
     rows: [
-      ['Product name', row.name],
-      ['Latin or chemical name', row.latin],
-      ['Source', cap(row.part)],
-      ['Specification', row.spec],
-      ['Test method', cap(testMethod(row.spec))],
-      ['Appearance', row.appearance],
-      ['Certifications', CERTIFICATIONS.join(', ')],
-      ['Package', PACKAGE.join(', ')],
-      ['Delivery', '1-2 working days'],
-      ['MOQ', '1-5kg'],
-      ['Free sample', 'Yes'],
+      ['Assay', row.spec, cap(testMethod(row.spec))],
+      ['Appearance', row.appearance, 'Visual'],
+      ['Source', cap(row.part), 'Identity test'],
+      ['Loss on drying', '≤ 5.0%', 'Oven drying, 105 °C'],
+      ['Heavy metals', '≤ 10 ppm (lead ≤ 2 ppm, arsenic ≤ 1 ppm)', 'ICP-MS'],
+      ['Total plate count', '≤ 1,000 cfu/g', 'Plate count'],
+      ['Yeast and mould', '≤ 100 cfu/g', 'Plate count'],
+      ['E. coli and Salmonella', 'Negative', 'Culture'],
     ],
   });
-  if (claims.length > 0) {
-    blocks.push({ type: 'heading', level: 2, text: 'Key facts' });
-    blocks.push({ type: 'list', items: claims });
-  }
-  blocks.push({ type: 'heading', level: 2, text: 'Applications' });
-  blocks.push({
-    type: 'paragraph',
-    text: `${row.name} goes into ${joinList(row.apps.map((c) => APP_PHRASES[c]))}. Typical uses:`,
-  });
-  blocks.push({ type: 'list', items: row.apps.map((c) => APPLICATIONS[c]) });
   blocks.push({ type: 'heading', level: 2, text: 'Quality, packing and delivery' });
   blocks.push({ type: 'paragraph', text: pick(rand, QUALITY) });
   blocks.push({ type: 'paragraph', text: row.category === 'intermediate' ? researchSupply(row) : pick(rand, SUPPLY)(row) });

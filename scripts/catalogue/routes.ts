@@ -4,7 +4,7 @@
  * declarations, a name as node id, empty meta on newer products.
  */
 import type { Article, Category, Meta, NewsItem, Product, RouteRecord, SiteConfig } from '../../src/load/schema.js';
-import { EMPTY_META, bestTitle, firstSentences, fit, keywords } from './meta.js';
+import { EMPTY_META, bestTitle, firstSentences, fit, keywords, saysBulk } from './meta.js';
 import { pageId, type PageFile } from './pages.js';
 
 export interface RouteInputs {
@@ -46,12 +46,17 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
     const screen = c.all ? 'products' : 'category';
     const bareName = c.all ? 'products' : 'productsclass';
     const meta = (page?: number): Meta => {
-      const label = c.all ? 'All Products' : c.name;
-      const title = page === undefined
-        ? bestTitle([`Bulk ${label} Supplier${suffix}`, `${label} Supplier${suffix}`, `Bulk ${label} Supplier, GMP Factory${suffix}`])
-        : bestTitle([`${label} Products, Page ${page}${suffix}`, `${label}, Page ${page}${suffix}`, `Bulk ${label} Products, Page ${page}${suffix}`]);
-      const lead = firstSentences(c.summary, page === undefined ? 155 : 140);
-      const description = fit(page === undefined ? lead : `Page ${page} of ${n}: ${lead}`, 155);
+      // "All Products Products, Page 2" and "Bulk All Products Supplier" were what the category pattern made of the list of all products.
+      const title = c.all
+        ? page === undefined
+          ? `All Products: Plant Extracts and Ingredients${suffix}`
+          : bestTitle([`All Products, Page ${page}: Plant Extracts${suffix}`, `All Products, Page ${page}${suffix}`])
+        : page === undefined
+          ? bestTitle([`Bulk ${c.name} Supplier${suffix}`, `${c.name} Supplier${suffix}`, `Bulk ${c.name} Supplier, GMP Factory${suffix}`])
+          : bestTitle([`${c.name} Products, Page ${page}${suffix}`, `${c.name}, Page ${page}${suffix}`, `Bulk ${c.name} Products, Page ${page}${suffix}`]);
+      const prefix = page === undefined ? '' : `Page ${page} of ${n}: `;
+      // Whole sentences that fit beside the prefix: fitting the prefixed text afterwards cut a sentence mid-phrase.
+      const description = prefix + firstSentences(c.summary, 155 - prefix.length);
       return { title, description, keywords: keywords(c.name, `bulk ${c.name}`, `${c.name} supplier`) };
     };
     add({ path: c.path, screen, name: bareName, nodeid: c.id, type: c.id, meta: meta() });
@@ -152,22 +157,25 @@ const shortName = (name: string): string => name.replace(/\s*\([^)]*\)/g, '');
 
 export function productMeta(prod: Product, suffix: string, keepFullName = false): Meta {
   const short = keepFullName ? prod.name : shortName(prod.name);
+  // A name that already says bulk ("L-Leucine Bulk", "Bulk Curcumin Powder") does not get it a second time.
+  const bulk = saysBulk(short);
   const title = bestTitle([
     `${prod.name}${suffix}`,
     `${short}${suffix}`,
-    `${short} Bulk Supplier${suffix}`,
-    `${short} Bulk Supplier, GMP Factory${suffix}`,
+    bulk ? `${short} Supplier${suffix}` : `${short} Bulk Supplier${suffix}`,
+    bulk ? `${short} Supplier, GMP Factory${suffix}` : `${short} Bulk Supplier, GMP Factory${suffix}`,
   ]);
   const spec = prod.specification.length <= 40 ? ` (${prod.specification})` : '';
+  const buy = bulk ? `Buy ${short}` : `Buy bulk ${short}`;
   const description = fit(
     bestDescription([
-      `Buy bulk ${short}${spec} from a GMP factory: lab-tested purity, free sample, MOQ 1-5kg, delivery in 1-2 working days.`,
-      `Buy bulk ${short} from a GMP factory: lab-tested purity, free sample, MOQ 1-5kg, delivery in 1-2 working days.`,
-      `Bulk ${short}: GMP factory, lab-tested, free sample, MOQ 1-5kg.`,
+      `${buy}${spec} from a GMP factory: lab-tested purity, free sample, MOQ 1-5kg, delivery in 1-2 working days.`,
+      `${buy} from a GMP factory: lab-tested purity, free sample, MOQ 1-5kg, delivery in 1-2 working days.`,
+      bulk ? `${short}: GMP factory, lab-tested, free sample, MOQ 1-5kg.` : `Bulk ${short}: GMP factory, lab-tested, free sample, MOQ 1-5kg.`,
     ]),
     155,
   );
-  return { title, description, keywords: keywords(short, `bulk ${short}`, `${short} supplier`) };
+  return { title, description, keywords: keywords(short, ...(bulk ? [] : [`bulk ${short}`]), `${short} supplier`) };
 }
 
 function bestDescription(candidates: string[]): string {

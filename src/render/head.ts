@@ -8,7 +8,7 @@ import type { Product, RouteRecord } from '../load/schema.js';
 import { artworkUrl, ARTWORK_SIZE } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
 import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
-import { absoluteUrl, firstParagraph, laterDate, safeHref, squash, trimAtWord } from './text.js';
+import { absoluteUrl, firstParagraph, laterDate, safeHref, squash, trimToSentences } from './text.js';
 import type { Crumb, View } from './view.js';
 
 export type MetaField = 'title' | 'description' | 'keywords';
@@ -251,7 +251,7 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
     if (given.trim() !== '') return squash(given);
     metaFallback.push(field);
     const made = (derived ??= derivedMeta(model, view))[field];
-    return field === 'description' ? trimAtWord(made) : squash(made);
+    return field === 'description' ? trimToSentences(made) : squash(made);
   };
   const origin = model.site.origin;
   const list = 'list' in view ? view : undefined;

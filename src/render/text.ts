@@ -62,6 +62,28 @@ export function squash(text: string): string {
  * Shortens text to at most `max` characters at a word boundary, adding an
  * ellipsis when something was cut (search engines show about 155 characters).
  */
+/** Words whose full stop does not end a sentence: "95% min. (HPLC)", "Malpighia emarginata DC. Acerola". */
+const ABBREVIATION = /(?:^|[\s(])(?:[A-Za-z]|min|max|approx|ca|no|vs|etc|e\.g|i\.e|DC|Mill|Merr|Willd|Lam|Thunb|Benth|Hook|Maxim|Sieb|Zucc|Nakai|Pers|Fisch|Bge|Franch|Kuntze|Rupr|Sw)\.$/;
+
+/**
+ * A description of at most `max` characters: the whole sentences (or
+ * clauses up to a semicolon, which then ends the text with a full stop)
+ * that fit, when they come to `min` characters or more, so that a snippet
+ * does not stop mid-phrase; else trimAtWord's cut with its ellipsis.
+ */
+export function trimToSentences(text: string, max = 155, min = 70): string {
+  const clean = squash(text);
+  if (clean.length <= max) return clean;
+  let end = -1;
+  const boundary = /[.!?](?= [A-Z0-9“"(])|;(?= )/g;
+  for (let m = boundary.exec(clean); m !== null && m.index < max; m = boundary.exec(clean)) {
+    if (m[0] === '.' && ABBREVIATION.test(clean.slice(Math.max(0, m.index - 8), m.index + 1))) continue;
+    end = m.index;
+  }
+  if (end + 1 < min) return trimAtWord(clean, max);
+  return clean[end] === ';' ? `${clean.slice(0, end)}.` : clean.slice(0, end + 1);
+}
+
 export function trimAtWord(text: string, max = 155): string {
   const clean = squash(text);
   if (clean.length <= max) return clean;

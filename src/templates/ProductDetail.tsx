@@ -99,14 +99,17 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
         <section className="prose" aria-labelledby="description-heading">
           <h2 id="description-heading">Description</h2>
           <Blocks blocks={product.description} />
-          {product.claims.length > 0 ? (
+        </section>
+        {product.claims.length > 0 ? (
+          <section className="prose" aria-labelledby="key-facts-heading">
+            <h2 id="key-facts-heading">Key facts</h2>
             <ul className="claims">
               {product.claims.map((c, i) => (
                 <li key={i}>{c}</li>
               ))}
             </ul>
-          ) : null}
-        </section>
+          </section>
+        ) : null}
         {product.applications.length > 0 ? (
           <section className="prose" aria-labelledby="applications-heading">
             <h2 id="applications-heading">Applications</h2>

@@ -43,6 +43,19 @@ describe('the shipped catalogue', () => {
     expect(bad).toEqual([]);
   });
 
+  test('no page shows the same section heading twice, nor the same list twice (a description repeating what the template renders)', () => {
+    const bad: string[] = [];
+    for (const [path, html] of pages) {
+      const main = html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+      const headings = [...main.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
+      const twice = headings.filter((h, i) => headings.indexOf(h) !== i);
+      if (twice.length > 0) bad.push(`${path}: h2 ${JSON.stringify(twice)}`);
+      const lists = [...main.matchAll(/<ul[^>]*>((?:<li>[^<]*<\/li>)+)<\/ul>/g)].map((m) => m[1]);
+      if (new Set(lists).size !== lists.length) bad.push(`${path}: a list shown twice`);
+    }
+    expect(bad).toEqual([]);
+  });
+
   test('every internal link names a declared route, an artwork file, the logo or an asset', () => {
     const targets = new Set(catalogue.routes.map((r) => r.path));
     targets.add(LOGO_MARK.url);

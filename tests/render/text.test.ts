@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { encodePath, formatDate, squash } from '../../src/render/text.js';
+import { encodePath, formatDate, squash, trimAtWord, trimToSentences } from '../../src/render/text.js';
 import { serializeJsonLd } from '../../src/render/json-ld.js';
 
 // Each helper has a fast path for the common case; these pin it to the plain definition.
@@ -46,5 +46,34 @@ describe('serializeJsonLd', () => {
   test('plain JSON when nothing needs escaping, escaped JSON otherwise', () => {
     expect(serializeJsonLd({ a: 'b', n: 1 })).toBe('{"a":"b","n":1}');
     expect(serializeJsonLd({ a: '<&>' })).toBe('{"a":"\\u003c\\u0026\\u003e"}');
+  });
+});
+
+describe('trimToSentences (descriptions made from the content)', () => {
+  const long = (tail: string) => `Licorice Root Extract, 20% Glycyrrhizic Acid (HPLC). Licorice root is about fifty times sweeter than sugar${tail}`;
+
+  test('text that fits is only squashed', () => {
+    expect(trimToSentences('  Short  enough. ')).toBe('Short enough.');
+  });
+
+  test('keeps the whole sentences that fit, or the clauses up to a semicolon, ending with a full stop', () => {
+    expect(trimToSentences(long('. Its extract is used in confectionery, tobacco and liquorice-flavoured drinks around the world.'))).toBe(long('.'));
+    expect(trimToSentences(long('; its extract is used in confectionery, tobacco and liquorice-flavoured drinks around the world.'))).toBe(long('.'));
+  });
+
+  test('a full stop of an abbreviation or a latin author is not the end of a sentence', () => {
+    for (const abbreviation of ['Curcuma longa L.', 'Curcuminoids 95% min.', 'Malpighia emarginata DC.']) {
+      const text = `Bulk curcumin powder from our GMP factory, made from the turmeric rhizome of ${abbreviation} Grown in India and dried in the sun before extraction.`;
+      expect(text.indexOf(abbreviation) + abbreviation.length).toBeGreaterThan(70); // where a sentence end would be taken
+      // The only full stop that fits is the abbreviation's: the text is cut at a word, with an ellipsis.
+      expect(trimToSentences(text, 120)).toBe(trimAtWord(text, 120));
+      expect(trimToSentences(text, 120)).toMatch(/…$/);
+    }
+  });
+
+  test('sentences shorter than the minimum are not a description: cut at a word instead', () => {
+    const text = `Pine Bark Extract. ${'Pine bark is, with grape seed, the main source of procyanidin extracts studied for circulation and skin elasticity '.repeat(2)}`;
+    expect(trimToSentences(text)).toBe(trimAtWord(text));
+    expect(trimToSentences(text).length).toBeLessThanOrEqual(155);
   });
 });

@@ -213,8 +213,9 @@ function restoreDraft(form: HTMLFormElement, key: string): boolean {
     const el = form.elements.namedItem(name);
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
       if (el.type === 'hidden' || el.value === value) continue;
-      // Never overwrite what the page filled in (the product) unless it is empty.
-      if (el.value !== '' && !(el instanceof HTMLSelectElement)) continue;
+      // Never overwrite what the page filled in (the product) unless it is empty, nor a choice made on this
+      // visit (a call to action picked the inquiry type, see inquiry-choice.ts).
+      if (el instanceof HTMLSelectElement ? Array.from(el.options).some((o) => o.selected !== o.defaultSelected) : el.value !== '') continue;
       el.value = value;
       restored = true;
     }

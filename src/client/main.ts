@@ -7,7 +7,9 @@
  */
 import { STORAGE } from './constants.js';
 import { initGalleries } from './gallery.js';
+import { initInquiryChoice } from './inquiry-choice.js';
 import { initLoadingBar, type LoadingBar } from './loading-bar.js';
+import { initMenus } from './menu.js';
 import { initOnlineFlag } from './network.js';
 import { initPrefetch } from './prefetch.js';
 import { initScroll } from './scroll.js';
@@ -91,10 +93,12 @@ function start(): void {
   initOnlineFlag();
   const bar = initLoadingBar();
   initScroll();
+  initMenus();
   initSliders();
   initGalleries();
   initShare();
   initPrefetch();
+  initInquiryChoice();
   initFormsOnIntent(bar);
 }
 

@@ -44,7 +44,7 @@ export function Header({ model, section }: { model: SiteModel; section: string }
           <label htmlFor="site-search" className="visually-hidden">
             Search products and articles
           </label>
-          <input type="search" id="site-search" name="q" placeholder="Search products and articles" maxLength={200} />
+          <input type="search" id="site-search" name="q" placeholder="e.g. curcumin, NMN" maxLength={200} />
           <button type="submit" className="button">
             Search
           </button>
@@ -98,7 +98,7 @@ export function Header({ model, section }: { model: SiteModel; section: string }
               About us
             </a>
           </li>
-          <li>
+          <li className="nav-contact">
             <a href={screenHref(model, 'contact')} className="nav-cta" {...current('contact')}>
               Contact us
             </a>

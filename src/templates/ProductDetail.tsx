@@ -36,13 +36,18 @@ function AttributesTable({ rows }: { rows: ReadonlyArray<readonly [string, strin
   );
 }
 
-/** One button per inquiry type; the same on every product with (or without) a free sample. */
+/**
+ * One button per inquiry type; the same on every product with (or without) a
+ * free sample. Each leads to the form on this page, and the browser code
+ * (inquiry-choice.ts) makes its choice there. A plain fragment, not
+ * `?type=…`: five query URLs per product would be crawled as duplicates of it.
+ */
 function CallsToAction({ freeSample }: { freeSample: boolean }) {
   return (
     <ul className="cta-list">
       {CTAS.filter((t) => t !== 'free-sample' || freeSample).map((t, i) => (
         <li key={t}>
-          <a className={i === 0 ? 'button button-primary' : 'button'} href={`?type=${t}#inquire`} data-inquiry-type={t}>
+          <a className={i === 0 ? 'button button-primary' : 'button'} href="#inquire" data-inquiry-type={t}>
             {INQUIRY_TYPE_LABELS[t]}
           </a>
         </li>

@@ -112,6 +112,26 @@ describe('slider', () => {
     await context.close();
   });
 
+  it('shows each slide exactly in the slider\'s box, however far it has stepped, on a phone and a desktop', async () => {
+    for (const width of [375, 1200]) {
+      // Reduced motion: no transition, so the position is final as soon as the index changes.
+      const { context, page } = await open(await sliderPage(), { viewport: { width, height: 800 }, reducedMotion: 'reduce' });
+      const slider = page.locator('[data-slider][data-enhanced="true"]').first();
+      await expect.poll(() => slider.count()).toBe(1);
+      const count = await slider.locator('[data-slide]').count();
+      for (let i = 0; i < count; i++) {
+        await slider.locator(`[data-slider-dot="${i}"]`).click();
+        const offset = await slider.evaluate((el, n) => {
+          const box = el.getBoundingClientRect();
+          const slide = el.querySelectorAll('[data-slide]')[n].getBoundingClientRect();
+          return [slide.left - box.left, slide.width - box.width];
+        }, i);
+        expect(offset.map((d) => Math.abs(d)).every((d) => d < 1), `slide ${i + 1} of ${count} at ${width} px: ${offset.join(', ')}`).toBe(true);
+      }
+      await context.close();
+    }
+  });
+
   it('pauses while hovered or focused and resumes after', async () => {
     const { context, page } = await open(await sliderPage());
     const slider = page.locator('[data-slider][data-enhanced="true"]').first();
@@ -271,6 +291,37 @@ describe('navigation', () => {
     await Promise.all([page.waitForURL(url(routeOf(site, 'contact'))), page.locator('#to-home').click()]);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await context.close();
+  });
+
+  it('the Products menu closes on Escape (focus back on it), on a click outside and when focus leaves it', async () => {
+    for (const width of [375, 1200]) {
+      const { context, page } = await open(routeOf(site, 'home'), { viewport: { width, height: 800 } });
+      const menu = page.locator('.site-nav details').first();
+      const summary = menu.locator('summary');
+      const isOpen = () => menu.evaluate((d) => (d as HTMLDetailsElement).open);
+
+      await summary.click();
+      expect(await isOpen()).toBe(true);
+      await menu.locator('.nav-panel a').first().focus();
+      await page.keyboard.press('Escape');
+      expect(await isOpen()).toBe(false);
+      expect(await summary.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      await summary.click();
+      expect(await isOpen()).toBe(true);
+      await page.mouse.click(width - 3, 795); // the page, beside the panel
+      expect(await isOpen()).toBe(false);
+
+      await summary.click();
+      await page.locator('.site-nav a.nav-cta').focus(); // Tab on past the menu
+      expect(await isOpen()).toBe(false);
+
+      // Inside the panel, a click keeps it open.
+      await summary.click();
+      await menu.locator('.nav-panel').click({ position: { x: 5, y: 5 } });
+      expect(await isOpen()).toBe(true);
+      await context.close();
+    }
   });
 
   it('shows the loading bar only for a navigation slower than 200 ms, and resets it', async () => {
@@ -576,6 +627,34 @@ describe('inquiry forms', () => {
         await context.close();
       }
     }
+  });
+
+  it('a product page\'s calls to action land on its form with their choice made, and the inquiry carries it', async () => {
+    const product = routeOf(site, 'product');
+    const { context, page } = await open(product);
+    const form = page.locator('form#inquire');
+    const type = form.locator('[name="type"]');
+    expect(await type.inputValue()).toBe('quote');
+    const ctas = page.locator('.cta-list a[data-inquiry-type]');
+    expect(await ctas.count()).toBeGreaterThan(1);
+    for (const choice of ['private-label', 'bulk-wholesale', 'custom-quote']) {
+      await page.locator(`.cta-list a[data-inquiry-type="${choice}"]`).click();
+      expect(await type.inputValue()).toBe(choice);
+      expect(new URL(page.url()).hash).toBe('#inquire');
+      expect(new URL(page.url()).search).toBe(''); // no reload to a query URL
+    }
+    await fillValid(form, 'CTA Buyer'); // leaves a chosen type alone
+    await Promise.all([page.waitForURL(url('/thanks')), form.locator('[type="submit"]').click()]);
+    expect(server.inquiries.map((i) => i.json?.type)).toEqual(['custom-quote']);
+    await context.close();
+
+    // A link from elsewhere makes the choice with ?type=; a draft typed earlier does not undo it.
+    const draft = `localStorage.setItem('site:inquiry-draft:${product}#inquire', JSON.stringify({ name: 'Earlier Draft', type: 'quote' }))`;
+    const again = await open(`${product}?type=private-label#inquire`, {}, draft);
+    const form2 = again.page.locator('form#inquire');
+    await expect.poll(() => form2.locator('[name="name"]').inputValue()).toBe('Earlier Draft');
+    expect(await form2.locator('[name="type"]').inputValue()).toBe('private-label');
+    await again.context.close();
   });
 
   it('shows the server’s field messages on a 400', async () => {

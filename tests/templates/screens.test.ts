@@ -245,14 +245,17 @@ describe('ProductDetail', () => {
   test('calls to action preselect their inquiry type and land on the form', () => {
     const ctas = $('.cta-list a')
       .toArray()
-      .map((a) => [$(a).text(), $(a).attr('href')]);
+      .map((a) => [$(a).text(), $(a).attr('href'), $(a).attr('data-inquiry-type')]);
+    // Each lands on the form by its fragment (no query URL to crawl); the browser code makes the choice.
     expect(ctas).toEqual([
-      ['Ask for a quote', '?type=quote#inquire'],
-      ['Custom quote', '?type=custom-quote#inquire'],
-      ['Free sample', '?type=free-sample#inquire'],
-      ['Private labelling', '?type=private-label#inquire'],
-      ['Bulk and wholesale', '?type=bulk-wholesale#inquire'],
+      ['Ask for a quote', '#inquire', 'quote'],
+      ['Custom quote', '#inquire', 'custom-quote'],
+      ['Free sample', '#inquire', 'free-sample'],
+      ['Private labelling', '#inquire', 'private-label'],
+      ['Bulk and wholesale', '#inquire', 'bulk-wholesale'],
     ]);
+    const choices = $('form#inquire select[name="type"] option').toArray().map((o) => $(o).attr('value'));
+    for (const [, , type] of ctas) expect(choices).toContain(type);
     expect($('form#inquire input[name="product"]').attr('value')).toBe('Bulk Curcumin');
     expect($('form#inquire input[name="page"]').attr('value')).toBe('/monomer/bulk-curcumin');
   });

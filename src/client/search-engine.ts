@@ -4,7 +4,7 @@
  */
 import MiniSearch from 'minisearch';
 import { SEARCH } from './constants.js';
-import { INDEX_OPTIONS, processTerm, QUERY_OPTIONS, SEARCH_ENTRY_PATH, tokenize, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from './search-options.js';
+import { INDEX_OPTIONS, processTerm, queryOptionsFor, SEARCH_ENTRY_PATH, tokenize, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from './search-options.js';
 import { highlight, snippetWindow, type Segment } from './snippet.js';
 
 export interface Hit {
@@ -31,17 +31,18 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
   const file = await getJson<SearchIndexFile>(entry.index);
   // The async loader yields between batches: rebuilding a large index in one go blocks the page for seconds on slow phones.
   const mini = await MiniSearch.loadJSAsync(file.index as Parameters<typeof MiniSearch.loadJSAsync>[0], INDEX_OPTIONS);
+  const options = queryOptionsFor(file.docs);
   return {
     documents: file.docs.length,
     search(query) {
-      let results = mini.search(query, QUERY_OPTIONS);
+      let results = mini.search(query, options);
       if (results.length === 0) {
         // Nothing has every word: accept documents with at least half of them,
         // so one stray word does not hide good results, and one common word
         // ("1", "powder") does not pass off noise as an answer.
         const words = new Set(tokenize(query).map(processTerm).filter((t): t is string => t !== null)).size;
         const need = Math.max(1, Math.ceil(words / 2));
-        results = mini.search(query, { ...QUERY_OPTIONS, combineWith: 'OR' }).filter((r) => r.queryTerms.length >= need);
+        results = mini.search(query, { ...options, combineWith: 'OR' }).filter((r) => r.queryTerms.length >= need);
       }
       return results.slice(0, SEARCH.maxResults).map((r) => {
         const [kind, url, title, excerpt] = file.docs[r.id as number];

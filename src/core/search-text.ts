@@ -86,6 +86,13 @@ export function indexedTextChars(documents: number): number {
   return Math.max(MIN_INDEXED_TEXT_CHARS, Math.min(INDEXED_TEXT_CHARS, Math.floor(INDEXED_TEXT_BUDGET / documents)));
 }
 
+/**
+ * A summary the body already says: most articles' summary is their opening
+ * paragraph, and indexed twice it filled the result snippet with the same
+ * sentence twice.
+ */
+const unlessIn = (summary: string, body: string): string => (summary !== '' && body.includes(summary) ? '' : summary);
+
 /** The indexed text of one entity, capped at `max` characters (see indexedTextChars). */
 export function entitySearchText(kind: BodyKind, entity: Product | Article | NewsItem, max: number): string {
   let parts: string[];
@@ -94,10 +101,12 @@ export function entitySearchText(kind: BodyKind, entity: Product | Article | New
     parts = [p.summary, p.latinName, p.specification, p.appearance, blocksText(p.description), p.applications.join(', '), p.claims.join('. '), p.certifications.join(' ')];
   } else if (kind === 'article') {
     const a = entity as Article;
-    parts = [a.summary, blocksText(a.body), a.category];
+    const body = blocksText(a.body);
+    parts = [unlessIn(a.summary, body), body, a.category];
   } else {
     const n = entity as NewsItem;
-    parts = [n.summary, blocksText(n.body)];
+    const body = blocksText(n.body);
+    parts = [unlessIn(n.summary, body), body];
   }
   return cappedSquash(parts.filter(Boolean).join('\n'), max);
 }

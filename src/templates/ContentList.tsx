@@ -1,4 +1,4 @@
-/** The frame shared by the knowledge and news lists: heading with page number, intro, cards, pagination. */
+/** The frame shared by the knowledge and news lists: heading with page number, intro, cards, pagination, then the page's own text. */
 import type { ReactNode } from 'react';
 import type { Page } from '../load/schema.js';
 import type { Crumb } from '../render/view.js';
@@ -28,13 +28,15 @@ export function ContentList(props: {
         </h1>
         {page.intro ? <p className="lead">{page.intro}</p> : null}
       </header>
+      {cards.length > 0 ? <ul className="card-grid">{cards}</ul> : <p className="empty-state">{emptyText}</p>}
+      <Pagination pages={pages} current={pageNo} />
+      {/* After the list, not before it: the knowledge page's body is an index of 66 ingredients, which put its
+          first article 3,600 px down the page. */}
       {pageNo === 1 && page.body.length > 0 ? (
-        <div className="prose">
+        <div className="prose list-body">
           <Blocks blocks={page.body} />
         </div>
       ) : null}
-      {cards.length > 0 ? <ul className="card-grid">{cards}</ul> : <p className="empty-state">{emptyText}</p>}
-      <Pagination pages={pages} current={pageNo} />
       {props.children}
     </div>
   );

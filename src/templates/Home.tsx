@@ -1,7 +1,7 @@
 /** Home: banners, trust points, featured categories and products, latest knowledge and news. */
 import type { Category, Product } from '../load/schema.js';
 import { screenHref } from '../render/model.js';
-import { safeHref } from '../render/text.js';
+import { safeHref, trimToSentences } from '../render/text.js';
 import { listHref } from '../render/view.js';
 import { Blocks } from './Blocks.js';
 import { ArticleCard, NewsCard, ProductCard } from './Cards.js';
@@ -76,7 +76,8 @@ export function Home({ model, route, view }: ScreenProps<'home'>) {
                   <a href={listHref(model, c.id, c.path)}>
                     <h3>{c.name}</h3>
                   </a>
-                  <p>{c.summary}</p>
+                  {/* Summaries run from one sentence to a paragraph; the grid's cards show the opening, evenly. */}
+                  <p>{trimToSentences(c.summary, 160, 40)}</p>
                 </li>
               ))}
             </ul>

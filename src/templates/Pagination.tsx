@@ -40,7 +40,7 @@ function numberSet(pages: readonly number[]): ReadonlySet<number> {
 
 /**
  * Page numbers to show: first, last, milestones and two either side of the
- * current one; 0 marks a gap. Made from the few candidates, never by looking
+ * current one, and the one page a gap would hide; 0 marks a longer gap. Made from the few candidates, never by looking
  * at every page of the list: that was quadratic in the list's length.
  */
 export function pageWindow(pages: readonly number[], current: number): number[] {
@@ -60,7 +60,10 @@ export function pageWindow(pages: readonly number[], current: number): number[] 
   const shown = [...wanted].filter((n) => present.has(n)).sort((a, b) => a - b);
   const out: number[] = [];
   for (const n of shown) {
-    if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);
+    const previous = out[out.length - 1];
+    // A gap that would hide one page only ("3 … 5") shows that page: the link takes the gap's place.
+    if (previous !== undefined && n - previous === 2 && present.has(n - 1)) out.push(n - 1);
+    else if (previous !== undefined && n - previous > 1) out.push(0);
     out.push(n);
   }
   return out;

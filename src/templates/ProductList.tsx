@@ -1,5 +1,5 @@
 /** All products, a category, and their paged lists. An empty category says so and offers contact. */
-import { findNav, screenHref } from '../render/model.js';
+import { findNav, screenHref, type NavNode } from '../render/model.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { ProductCard } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';
@@ -7,9 +7,16 @@ import { Pagination } from './Pagination.js';
 import { PopularCategories } from './PopularCategories.js';
 import type { ScreenProps } from './props.js';
 
+/** The categories of the navigation tree with a list of their own, in its order (groups without one are skipped). */
+function everyCategory(nav: readonly NavNode[]): NavNode[] {
+  return nav.flatMap((n) => [...(n.path === undefined ? [] : [n]), ...everyCategory(n.children)]);
+}
+
 export function ProductList({ model, route, view, crumbs }: ScreenProps<'products' | 'category'>) {
   const { category, items, pageNo, list } = view;
-  const sub = findNav(model.nav, category.id)?.children ?? [];
+  // The list of all products has no place in the category tree: its chips are every category, so that its
+  // "browse by category" has somewhere to go.
+  const sub = view.screen === 'products' ? everyCategory(model.nav) : (findNav(model.nav, category.id)?.children ?? []);
   return (
     <div className="container">
       <Breadcrumbs crumbs={crumbs} />

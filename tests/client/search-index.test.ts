@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { INDEX_OPTIONS, QUERY_OPTIONS, type SearchEntry, type SearchIndexFile } from '../../src/client/search-options.js';
+import { INDEX_OPTIONS, QUERY_OPTIONS, queryOptionsFor, type SearchEntry, type SearchIndexFile } from '../../src/client/search-options.js';
+import { checkDataDir } from '../../src/check/run.js';
 import { buildSearchIndex, searchDocuments } from '../../src/emit/search-index.js';
 import { siteWriter } from '../../src/emit/site-files.js';
 import { blocksText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
@@ -132,5 +133,31 @@ describe('search index', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('search over the shipped catalogue', () => {
+  it('ranks the product first when a buyer types its ingredient, and a snippet never repeats the summary', async () => {
+    const checked = await checkDataDir('data', { lean: true });
+    const out = buildSearchIndex(checked.catalogue!, checked.routes);
+    const file = JSON.parse(out.files[0].contents) as SearchIndexFile;
+    const mini = MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS);
+    const first = (q: string) => {
+      const [top] = mini.search(q, queryOptionsFor(file.docs));
+      return file.docs[top.id as number];
+    };
+    // Each has several articles that say the word more often than the product page does.
+    for (const q of ['berberine', 'NMN', 'reishi', 'curcumin', 'melatonin', 'pea protein', 'vitamin c']) {
+      expect(first(q)[0], `${q}: ${first(q)[2]}`).toBe('product');
+    }
+    // The kind boost is what does it: without it, articles come first for some of them.
+    const plain = (q: string) => file.docs[mini.search(q, QUERY_OPTIONS)[0].id as number][0];
+    expect(['berberine', 'NMN', 'reishi'].map(plain)).toContain('article');
+
+    const doubled = file.docs.filter(([, , , excerpt]) => {
+      const opening = excerpt.slice(0, 60);
+      return excerpt.indexOf(opening, 1) > 0;
+    });
+    expect(doubled.map((d) => d[1])).toEqual([]);
   });
 });

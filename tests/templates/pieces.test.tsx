@@ -28,9 +28,13 @@ describe('Pagination', () => {
   });
   test('long lists show a window with gaps', () => {
     expect(pageWindow(Array.from({ length: 72 }, (_, i) => i + 1), 30)).toEqual([
-      1, 0, 5, 0, 10, 0, 15, 0, 20, 0, 25, 0, 28, 29, 30, 31, 32, 0, 35, 0, 40, 0, 45, 0, 50, 0, 55, 0, 60, 0, 65, 0, 70, 0, 72,
+      1, 0, 5, 0, 10, 0, 15, 0, 20, 0, 25, 0, 28, 29, 30, 31, 32, 0, 35, 0, 40, 0, 45, 0, 50, 0, 55, 0, 60, 0, 65, 0, 70, 71, 72,
     ]);
-    expect(pageWindow([1, 2, 3, 4, 5, 6, 7], 1)).toEqual([1, 2, 3, 0, 5, 0, 7]);
+    // No gap stands for a single page: 3 … 5 shows 4, 5 … 7 shows 6.
+    expect(pageWindow([1, 2, 3, 4, 5, 6, 7], 1)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(pageWindow([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 1)).toEqual([1, 2, 3, 4, 5, 0, 10, 11, 12]);
+    // Unless that page number was never declared: 3 … 5 keeps its marker (there is no 4), 5 … 7 shows 6.
+    expect(pageWindow([1, 2, 3, 5, 6, 7], 1)).toEqual([1, 2, 3, 0, 5, 6, 7]);
   });
   /** Clicks from the first page to each page, following the page links. */
   function depths(count: number): Map<number, number> {
@@ -63,7 +67,8 @@ describe('Pagination', () => {
         if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);
         out.push(n);
       }
-      return out;
+      // A gap between two shown pages that hides exactly one declared page shows that page instead.
+      return out.flatMap((n, i) => (n === 0 && out[i + 1] - out[i - 1] === 2 && pages.includes(out[i - 1] + 1) ? [out[i - 1] + 1] : [n]));
     };
     for (const count of [1, 2, 3, 7, 20, 99, 100, 101, 250, 1_001, 7_000]) {
       const whole = Array.from({ length: count }, (_, i) => i + 1);

@@ -232,10 +232,14 @@ export function productBlocks(row: ProductRow): Block[] {
   return blocks;
 }
 
-/** Name, specification and the ingredient's defining fact, short enough for a card. */
+/**
+ * The ingredient's defining fact, short enough for a card. Not the name and
+ * specification: the card and the page print both right above it, and began
+ * their text by saying them again.
+ */
 export function productSummary(row: ProductRow): string {
   const fact = row.about.length <= 170 ? row.about.replace(/\.$/, '') : row.about.split(/;|, which|\. /)[0].replace(/\.$/, '');
-  return `${row.name}, ${row.spec}. ${fact}.`;
+  return `${fact}.`;
 }
 
 export interface ProductContext {

@@ -87,26 +87,29 @@ export function indexedTextChars(documents: number): number {
 }
 
 /**
- * A summary the body already says: most articles' summary is their opening
- * paragraph, and indexed twice it filled the result snippet with the same
- * sentence twice.
+ * The body without the summary's words, which the indexed text already
+ * opens with: an article's summary is its first paragraph and a product's
+ * the opening of its About section, and indexed twice they filled the
+ * result snippet with the same sentence twice.
  */
-const unlessIn = (summary: string, body: string): string => (summary !== '' && body.includes(summary) ? '' : summary);
+function withoutSummary(summary: string, body: string): string {
+  const said = summary.replace(/\.$/, '');
+  const at = said === '' ? -1 : body.indexOf(said);
+  return at < 0 ? body : body.slice(0, at) + body.slice(at + said.length).replace(/^\./, '');
+}
 
 /** The indexed text of one entity, capped at `max` characters (see indexedTextChars). */
 export function entitySearchText(kind: BodyKind, entity: Product | Article | NewsItem, max: number): string {
   let parts: string[];
   if (kind === 'product') {
     const p = entity as Product;
-    parts = [p.summary, p.latinName, p.specification, p.appearance, blocksText(p.description), p.applications.join(', '), p.claims.join('. '), p.certifications.join(' ')];
+    parts = [p.summary, p.latinName, p.specification, p.appearance, withoutSummary(p.summary, blocksText(p.description)), p.applications.join(', '), p.claims.join('. '), p.certifications.join(' ')];
   } else if (kind === 'article') {
     const a = entity as Article;
-    const body = blocksText(a.body);
-    parts = [unlessIn(a.summary, body), body, a.category];
+    parts = [a.summary, withoutSummary(a.summary, blocksText(a.body)), a.category];
   } else {
     const n = entity as NewsItem;
-    const body = blocksText(n.body);
-    parts = [unlessIn(n.summary, body), body];
+    parts = [n.summary, withoutSummary(n.summary, blocksText(n.body))];
   }
   return cappedSquash(parts.filter(Boolean).join('\n'), max);
 }

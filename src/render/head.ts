@@ -75,7 +75,8 @@ function derivedMeta(model: SiteModel, view: View): Derived {
       const p = view.product;
       return {
         title: suffix(model, `${p.name} Supplier`),
-        description: p.summary || firstParagraph(p.description),
+        // Name and specification first: a snippet should say what is sold before the background.
+        description: `${p.name}${p.specification ? `, ${p.specification}` : ''}. ${p.summary || firstParagraph(p.description)}`,
         keywords: joinKeywords([p.name, `${p.name} supplier`, `bulk ${p.name}`, p.latinName, view.category.name, ...SHARED_KEYWORDS]),
       };
     }

@@ -123,8 +123,9 @@ describe('fallback meta', () => {
     expect($('title').text()).toBe('L-Valine Powder Supplier - Herbline');
     const description = $('meta[name="description"]').attr('content')!;
     expect(description.length).toBeLessThanOrEqual(155);
-    // The fixture's summary is longer than a snippet: its first clause, up to the semicolon, closed with a full stop; not a phrase cut at a word.
-    expect(description).toBe('L-Valine is a branched-chain amino acid used in sports nutrition, feed and pharmaceuticals.');
+    // Name and specification, then the summary; longer than a snippet, it ends at its first clause (the semicolon, closed
+    // with a full stop), not mid-phrase.
+    expect(description).toBe('L-Valine Powder, 95% curcuminoids. L-Valine is a branched-chain amino acid used in sports nutrition, feed and pharmaceuticals.');
     expect($('meta[name="keywords"]').attr('content')).toBe(
       'L-Valine Powder, L-Valine Powder supplier, bulk L-Valine Powder, Amino Acid, GMP factory, free sample, bulk wholesale',
     );

@@ -44,8 +44,8 @@ export interface WalkResult {
   folders: string[];
 }
 
-/** 404.html is served for unknown URLs; it is not a page of the site. */
-const NOT_A_PAGE = '404.html';
+/** The error pages: 404.html is served for unknown URLs, 500.html when serving fails; neither is a page of the site. */
+const NOT_A_PAGE = new Set(['404.html', '500.html']);
 
 function auditPage(ctx: WalkContext, file: string): PageResult {
   // Synchronous reads: many small files read an order of magnitude faster than with fs.promises, and a worker may block.
@@ -92,7 +92,7 @@ export function walk(ctx: WalkContext, task: WalkTask): WalkResult {
       else if (!path.endsWith('.html')) result.files.push([path, statSync(join(ctx.dir, path)).size]);
       else {
         result.files.push([path, 0]);
-        if (path === NOT_A_PAGE) continue;
+        if (NOT_A_PAGE.has(path)) continue;
         // A page's twin is not another page: the page itself is checked at its folder's index.html.
         if (subfolders.has(entry.name.slice(0, -'.html'.length)) && isTwin(ctx, path, result.findings)) continue;
         result.pages.push(auditPage(ctx, path));

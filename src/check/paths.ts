@@ -16,7 +16,7 @@ export interface PathProblem {
 // needs percent-encoding in a URL or is unsafe in a file name somewhere.
 const SEGMENT_CHAR = /^[A-Za-z0-9._~-]$/;
 // Top-level names that emit writes itself; a route there would clash with them.
-const RESERVED_FIRST_SEGMENT = /^(assets|images|404\.html|robots\.txt|sitemap(-[\w-]+)?\.xml|favicon\.ico|index\.html)$/i;
+const RESERVED_FIRST_SEGMENT = /^(assets|images|404\.html|500\.html|robots\.txt|sitemap(-[\w-]+)?\.xml|favicon\.ico|index\.html)$/i;
 const MAX_SEGMENT_BYTES = 255;
 
 /** Every problem of one route path: its errors, or when it has none its warnings; empty when the path is fine. */
@@ -67,7 +67,7 @@ export function pathProblems(path: string): PathProblem[] {
  * edge hyphens, short segments, nothing reserved. Checked with one regular
  * expression so that a registry of thousands of routes costs next to nothing.
  */
-const PLAIN_PATH = /^(?:\/(?!(?:assets|images|index\.html|favicon\.ico|robots\.txt|404\.html|sitemap[\w-]*\.xml)(?:\/|$))[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?(?:\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?)*|\/)$/;
+const PLAIN_PATH = /^(?:\/(?!(?:assets|images|index\.html|favicon\.ico|robots\.txt|404\.html|500\.html|sitemap[\w-]*\.xml)(?:\/|$))[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?(?:\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?)*|\/)$/;
 
 function isPlainPath(path: string): boolean {
   return PLAIN_PATH.test(path) && !path.includes('..');

@@ -97,7 +97,7 @@ function checkCategoryTree(ctx: CheckContext): Diagnostic[] {
 const SAFE_SCHEME = /^(https?:|mailto:|tel:)/i;
 const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Files the build writes besides routes; content may link to them. */
-const BUILT_FILES = /^\/(images\/|assets\/|sitemap\.xml$|robots\.txt$|404\.html$)/;
+const BUILT_FILES = /^\/(images\/|assets\/|sitemap\.xml$|robots\.txt$|404\.html$|500\.html$)/;
 
 /**
  * Links written in content: only http(s), mailto, tel or site-relative, and a

@@ -1,6 +1,6 @@
 /**
  * `site build` as a library call: load → check → render in worker threads →
- * emit (404, artwork, assets, sitemap, robots, search index) → link check →
+ * emit (404 and 500 pages, artwork, assets, sitemap, robots, search index) → link check →
  * atomic swap into the output folder → reports.
  */
 import { existsSync } from 'node:fs';
@@ -19,7 +19,8 @@ import type { RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
-import type { ArtworkResult, BodySource, NotFoundResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
+import { ERROR_PAGE_SOURCE } from '../render/protocol.js';
+import type { ArtworkResult, BodySource, ErrorPagesResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
@@ -68,7 +69,7 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** What the check stage counted (routes per screen kind, content totals), as `site check` reports it. */
   checkCounts: CheckCounts;
-  /** HTML pages written: one per resolved route, plus 404.html. */
+  /** HTML pages written: one per resolved route, plus 404.html and 500.html. */
   pages: number;
   /** Every file of the new output folder. */
   files: number;
@@ -254,7 +255,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const aside = await swapIn(tmp, outDir);
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
-      return finish({ ok: true, diagnostics: all, checkCounts, pages: plan.length + 1, files: built.written.size, bytes: built.bytes, links: built.links });
+      return finish({ ok: true, diagnostics: all, checkCounts, pages: built.links.pages, files: built.written.size, bytes: built.bytes, links: built.links });
     } catch (err) {
       // Stop every writer before putting their folder away; the original error is the one to report.
       await threads.destroy().catch(() => undefined);
@@ -331,13 +332,15 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   // Line and column of each failing route's declaration, so an editor jumps straight to it.
   const positions = locateMany(ctx.routesFile, failed.map((d) => d.pointer));
   const diagnostics: Diagnostic[] = failed.map((d, i) => (d.pointer === '' ? d : { ...d, ...positions[i] }));
-  if (rendered.notFound.failure !== null) {
+  for (const page of rendered.errorPages.pages) {
+    if (page.failure === null) continue;
+    const is404 = page.file === '404.html';
     diagnostics.push({
-      code: 'build/not-found-fallback',
+      code: is404 ? 'build/not-found-fallback' : 'build/error-page-fallback',
       severity: 'warning',
-      file: shown(path.join(outDir, '404.html')),
+      file: shown(path.join(outDir, page.file)),
       pointer: '',
-      message: `The 404 template failed (${rendered.notFound.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
+      message: `The ${is404 ? '404' : 'error page (500)'} template failed (${page.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
     });
   }
   if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0 };
@@ -355,10 +358,12 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
 
   // Links resolve against what was really written, search index included.
   // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
-  const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), '404.html', ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
-  const pathOfSource = (i: number) => (i < 0 ? '/404.html' : plan[i].route.path);
+  const errorFiles = rendered.errorPages.pages.map((p) => p.file);
+  const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), ...errorFiles, ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
+  const errorPageOf = new Map(errorFiles.map((f) => [ERROR_PAGE_SOURCE[f], f]));
+  const pathOfSource = (i: number) => (i < 0 ? `/${errorPageOf.get(i) ?? '404.html'}` : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
-  const fileOfSource = (source: string) => fileByPath.get(source) ?? '404.html';
+  const fileOfSource = (source: string) => fileByPath.get(source) ?? source.slice(1);
   const broken = findBroken(rendered.tally, files, pathOfSource);
   const unsafe = rendered.unsafe.map(([reference, i]) => ({ reference, source: pathOfSource(i) }));
   for (const b of broken) diagnostics.push(brokenDiagnostic(b, fileOfSource, outDir));
@@ -373,7 +378,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   }
   let references = 0;
   for (const t of rendered.tally.values()) references += t.count;
-  const links: LinkSummary = { pages: plan.length + 1, references, targets: rendered.tally.size, broken: broken.length, unsafe: unsafe.length };
+  const links: LinkSummary = { pages: plan.length + errorFiles.length, references, targets: rendered.tally.size, broken: broken.length, unsafe: unsafe.length };
   ctx.lap('links');
 
   // Reports are written whatever the verdict: a failed build's links.json is how the editor finds the broken link.
@@ -382,7 +387,8 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   await writeFile(path.join(reportsDir, 'links.json'), json({ ...links, brokenLinks: broken, unsafeLinks: unsafe }));
   await writeFile(path.join(reportsDir, 'build-routes.json'), json(buildRoutesReport(plan, facts, ctx.checkDiagnostics, outDir)));
   ctx.lap('reports');
-  let bytes = rendered.notFound.bytes;
+  let bytes = 0;
+  for (const p of rendered.errorPages.pages) bytes += p.bytes;
   for (const f of facts) bytes += f.bytes;
   return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, written: files, bytes };
 }
@@ -434,14 +440,14 @@ interface Rendered {
   failures: RenderFailure[];
   tally: LinkTally;
   unsafe: Array<[string, number]>;
-  notFound: NotFoundResult;
+  errorPages: ErrorPagesResult;
   /** Artwork files written, relative to the output folder. */
   artwork: string[];
 }
 
 /**
  * Streams the plan through the pool with a bounded number of batches in
- * flight (memory stays flat however large the catalogue), then the 404 page
+ * flight (memory stays flat however large the catalogue), then the error pages
  * and the product artwork. Stops handing out work after the first failure.
  */
 async function renderAll(
@@ -490,18 +496,18 @@ async function renderAll(
   const artwork = Array.from({ length: Math.ceil(productCount / artworkSize) }, (_, i) =>
     pool.run<ArtworkResult>({ kind: 'artwork', from: i * artworkSize, to: Math.min(productCount, (i + 1) * artworkSize) }),
   );
-  const notFound = pool.run<NotFoundResult>({ kind: 'not-found' });
+  const errorPages = pool.run<ErrorPagesResult>({ kind: 'error-pages' });
   // One lane for the main thread and two per worker (one batch rendering, one waiting), all taking from the
   // same cursor: whichever thread is faster takes more. More lanes would queue the work in the pool up
   // front, and the main thread, which takes a batch only when it is free, would get almost none of it.
   const lanes = pool.workers * 2 + 1;
-  const [, nf, art] = await allSettledOrThrow([allSettledOrThrow(Array.from({ length: lanes }, lane)), notFound, allSettledOrThrow(artwork)] as const);
-  mergeTally(tally, nf.links);
+  const [, errors, art] = await allSettledOrThrow([allSettledOrThrow(Array.from({ length: lanes }, lane)), errorPages, allSettledOrThrow(artwork)] as const);
+  mergeTally(tally, errors.links);
   for (const a of art) failures.push(...a.failures);
   const artworkFiles = art.flatMap((a) => a.files);
   unsafe.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   failures.sort((a, b) => a.index - b.index || (a.subject < b.subject ? -1 : 1));
-  return { facts, failures, tally, unsafe, notFound: nf, artwork: artworkFiles };
+  return { facts, failures, tally, unsafe, errorPages: errors, artwork: artworkFiles };
 }
 
 function failureDiagnostic(f: RenderFailure, plan: readonly PlannedRoute[], routesFile: string): Diagnostic {

@@ -61,7 +61,7 @@ export function folderOfTwin(file: string): string | null {
 }
 
 /** Files the build writes itself at the top of the output folder that a twin could be named like. */
-const SITE_HTML_FILES = ['index.html', '404.html'];
+const SITE_HTML_FILES = ['index.html', '404.html', '500.html'];
 
 /**
  * The twin of every page file that can have one. A twin whose name is

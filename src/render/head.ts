@@ -285,9 +285,14 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
 
 /** Head of the 404 page: never indexed, canonical to nothing. */
 export function notFoundHead(model: SiteModel): HeadData {
+  return errorHead(model, 'Page not found', 'This page could not be found.');
+}
+
+/** The head of an error page: noindex, no canonical (it answers for URLs that are not its own). */
+export function errorHead(model: SiteModel, title: string, description: string): HeadData {
   return {
-    title: suffix(model, 'Page not found'),
-    description: 'This page could not be found.',
+    title: suffix(model, title),
+    description,
     keywords: '',
     metaFallback: [],
     canonical: '',

@@ -17,14 +17,14 @@ import { type PieceRef, SlotContext, type SlotSink } from '../templates/slots.js
 import { Layout, PageTop, SLOT } from '../templates/Layout.js';
 import { NewsDetail } from '../templates/NewsDetail.js';
 import { NewsList } from '../templates/NewsList.js';
-import { ErrorFallback, NotFound } from '../templates/NotFound.js';
+import { ERROR_PAGE_DEFAULTS, ErrorFallback, ErrorPage, NotFound } from '../templates/NotFound.js';
 import { ProductDetail } from '../templates/ProductDetail.js';
 import { ProductList } from '../templates/ProductList.js';
 import { Search } from '../templates/Search.js';
 import { SearchNotFound } from '../templates/SearchNotFound.js';
 import { Thanks } from '../templates/Thanks.js';
 import { detached } from '../core/strings.js';
-import { canonicalPath, computeHead, notFoundHead, type HeadData, type MetaField } from './head.js';
+import { canonicalPath, computeHead, errorHead, notFoundHead, type HeadData, type MetaField } from './head.js';
 import type { SiteModel } from './model.js';
 import { breadcrumbs, resolveView, type Crumb, type View } from './view.js';
 
@@ -342,7 +342,18 @@ export function render404(model: SiteModel): string {
   return assemble(model, '', page, []).parts.join('');
 }
 
-/** The minimal 404 written when render404 itself failed. */
+/** dist/500.html: the error page of any other failure, with the spec's default status and message. */
+export function render500(model: SiteModel): string {
+  const { status, message } = ERROR_PAGE_DEFAULTS;
+  const page = renderToStaticMarkup(
+    <Layout model={model} head={errorHead(model, message, 'This page could not be shown because of an error on our side.')} screen="error">
+      <ErrorPage model={model} status={status} message={message} />
+    </Layout>,
+  );
+  return assemble(model, '', page, []).parts.join('');
+}
+
+/** The minimal error page written when render404 or render500 itself failed. */
 export function renderErrorFallback(): string {
   return DOCTYPE + renderToStaticMarkup(<ErrorFallback />);
 }

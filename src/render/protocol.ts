@@ -49,7 +49,7 @@ export interface RouteJob {
 export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
   | { kind: 'artwork'; from: number; to: number }
-  | { kind: 'not-found' }
+  | { kind: 'error-pages' }
   /**
    * Readies the output folder before any page is written: when it was made
    * from the spare, takes its inventory (removing links, see atomic.ts); then
@@ -105,11 +105,20 @@ export interface ArtworkResult {
   failures: RenderFailure[];
 }
 
-export interface NotFoundResult {
-  kind: 'not-found';
-  bytes: number;
-  /** Set when render404 threw and the fallback page was written instead. */
-  failure: RenderFailure | null;
+/** The files the error pages are written to, relative to the output folder. */
+export type ErrorPageFile = '404.html' | '500.html';
+
+/** An error page's source index in the link tally, where a route's is its position in the plan. */
+export const ERROR_PAGE_SOURCE: Record<ErrorPageFile, number> = { '404.html': -1, '500.html': -2 };
+
+export interface ErrorPagesResult {
+  kind: 'error-pages';
+  pages: Array<{
+    file: ErrorPageFile;
+    bytes: number;
+    /** Set when its template threw and the minimal error page was written instead. */
+    failure: RenderFailure | null;
+  }>;
   links: TallyEntries;
 }
 
@@ -120,4 +129,4 @@ export interface PrepareResult {
   dirs: string[];
 }
 
-export type RenderResult = RoutesResult | ArtworkResult | NotFoundResult | PrepareResult;
+export type RenderResult = RoutesResult | ArtworkResult | ErrorPagesResult | PrepareResult;

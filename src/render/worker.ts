@@ -17,10 +17,12 @@ import { folderOfTwin, insideRoot, twinFileOf } from '../emit/paths.js';
 import { writeOutputFile } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
+import { ERROR_PAGE_SOURCE } from './protocol.js';
 import type {
   ArtworkResult,
   PrepareResult,
-  NotFoundResult,
+  ErrorPagesResult,
+  ErrorPageFile,
   PageFacts,
   RenderFailure,
   RenderResult,
@@ -37,6 +39,7 @@ export interface RenderApi<Model = unknown> {
   renderRouteParts?(model: Model, route: RouteRecord): { parts: string[]; shared: boolean[] };
   routeFacts(model: Model, route: RouteRecord): { canonical: string; indexable: boolean; lastmod: string; metaFallback: string[] };
   render404(model: Model): string;
+  render500(model: Model): string;
   renderErrorFallback(): string;
   productArtwork(model: Model, product: Product): { url: string; svg: string };
   /** Screen → the template component that renders it, for failure messages. */
@@ -120,8 +123,8 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
         return renderRoutes(config.outDir, await ready(), task, inProcess === undefined ? undefined : MAIN_THREAD_SLICE);
       case 'artwork':
         return renderArtwork(config.outDir, await ready(), task);
-      case 'not-found':
-        return renderNotFound(config.outDir, await ready());
+      case 'error-pages':
+        return renderErrorPages(config.outDir, await ready());
       case 'prepare':
         return prepare(config.outDir, task);
     }
@@ -190,20 +193,28 @@ async function renderArtwork(outDir: string, { api, model, catalogue }: Session,
   return { kind: 'artwork', files: files.sort(), failures };
 }
 
-async function renderNotFound(outDir: string, { api, model, catalogue }: Session): Promise<NotFoundResult> {
-  let html: string;
-  let failure: RenderFailure | null = null;
-  try {
-    html = api.render404(model);
-  } catch (err) {
-    // The spec's own fallback: a minimal page that needs no model.
-    failure = { index: -1, subject: '404.html', cause: causeOf(err) };
-    html = api.renderErrorFallback();
-  }
+/** dist/404.html and dist/500.html; a template that throws gets the spec's minimal page instead, and is reported. */
+async function renderErrorPages(outDir: string, { api, model, catalogue }: Session): Promise<ErrorPagesResult> {
   const tally = new BatchTally();
-  tally.add(extractLinks(html, '/404.html', catalogue.site.origin), -1);
-  const bytes = writeOutput(outDir, '404.html', [html]);
-  return { kind: 'not-found', bytes, failure, links: tally.entries() };
+  const pages: ErrorPagesResult['pages'] = [];
+  const templates: Array<[ErrorPageFile, (m: unknown) => string]> = [
+    ['404.html', (m) => api.render404(m)],
+    ['500.html', (m) => api.render500(m)],
+  ];
+  for (const [file, render] of templates) {
+    let html: string;
+    let failure: RenderFailure | null = null;
+    try {
+      html = render(model);
+    } catch (err) {
+      // The spec's own fallback: a minimal page that needs no model.
+      failure = { index: -1, subject: file, cause: causeOf(err) };
+      html = api.renderErrorFallback();
+    }
+    tally.add(extractLinks(html, `/${file}`, catalogue.site.origin), ERROR_PAGE_SOURCE[file]);
+    pages.push({ file, bytes: writeOutput(outDir, file, [html]), failure });
+  }
+  return { kind: 'error-pages', pages, links: tally.entries() };
 }
 
 // In a worker thread: the pool's task function.

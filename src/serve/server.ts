@@ -190,10 +190,18 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
     if (closing) lastOnConnection(res);
-    route(req, res).catch((err: unknown) => {
+    route(req, res).catch(async (err: unknown) => {
       log(`site serve: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      if (!res.headersSent) plain(res, 500, 'Internal server error.');
-      else res.destroy();
+      if (res.headersSent) return void res.destroy();
+      // A page request gets the site's error page (dist/500.html); the inquiry endpoint and the rest, plain text.
+      const page = site !== null && (req.method === 'GET' || req.method === 'HEAD') && !(req.url ?? '').startsWith(inquiryPath);
+      try {
+        if (page) await site.sendError(req, res);
+        else plain(res, 500, 'Internal server error.');
+      } catch {
+        if (!res.headersSent) plain(res, 500, 'Internal server error.');
+        else res.destroy();
+      }
     });
   });
   // Slow clients must not hold connections for ever.

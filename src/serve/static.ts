@@ -74,6 +74,8 @@ export interface StaticSite {
   send(req: IncomingMessage, res: ServerResponse, file: string, status?: number): Promise<void>;
   /** Answers with dist/404.html and status 404. */
   sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Answers with dist/500.html and status 500 (a request that failed on our side). */
+  sendError(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** The built HTML of a route path, or null when there is none. */
   pageHtml(routePath: string): Promise<string | null>;
   /** The CSP for a given HTML document (hashes of its inline scripts). */
@@ -302,10 +304,12 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       // The file vanished (dist/ swapped under us): look again from a fresh index.
       scheduleReload(0);
       if (status === 404) return sendPlainNotFound(res);
+      if (status === 500) return sendPlainError(res);
       return sendNotFound(req, res);
     }
     res.setHeader('Content-Type', entry.contentType);
-    res.setHeader('Cache-Control', entry.cacheControl);
+    // An error is never cached: the next request may well succeed.
+    res.setHeader('Cache-Control', status === 500 ? 'no-store' : entry.cacheControl);
     res.setHeader('Last-Modified', entry.lastModified);
     res.setHeader('Content-Security-Policy', entry.csp);
     if (entry.compressible) res.setHeader('Vary', 'Accept-Encoding');
@@ -370,6 +374,19 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     return send(req, res, '/404.html', 404);
   }
 
+  function sendPlainError(res: ServerResponse): void {
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', baseCsp);
+    res.writeHead(500);
+    res.end('Internal server error.\n');
+  }
+
+  async function sendError(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!probe('/500.html')) return sendPlainError(res);
+    return send(req, res, '/500.html', 500);
+  }
+
   async function pageHtml(routePath: string): Promise<string | null> {
     const r = resolvePath(routePath);
     if (r.kind !== 'file' || !r.file.endsWith('.html')) return null;
@@ -425,6 +442,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     resolve: resolvePath,
     send,
     sendNotFound,
+    sendError,
     pageHtml,
     cspFor: (html) => contentSecurityPolicy(inlineHashes(html), opts.cspExtra),
     reload,

@@ -1,6 +1,9 @@
-/** The 404 page (spec section 8): status text, message and a way home. */
-import type { SiteModel } from '../render/model.js';
+/** The error pages (spec section 8): status text, message and a way home. */
+import { screenHref, type SiteModel } from '../render/model.js';
 import { PopularCategories } from './PopularCategories.js';
+
+/** Spec section 8: any other error shows the error page with a status (default 500) and a message (default 'Error'). */
+export const ERROR_PAGE_DEFAULTS = { status: 500, message: 'Error' } as const;
 
 export function NotFound({ model }: { model: SiteModel }) {
   return (
@@ -13,6 +16,29 @@ export function NotFound({ model }: { model: SiteModel }) {
         </a>
       </p>
       <PopularCategories model={model} />
+    </div>
+  );
+}
+
+/**
+ * The error page of every other failure: dist/500.html, which `site serve`
+ * answers with when a request fails on its side, and which nginx can name in
+ * `error_page 500 502 503 504 /500.html`.
+ */
+export function ErrorPage({ model, status = ERROR_PAGE_DEFAULTS.status, message = ERROR_PAGE_DEFAULTS.message }: { model: SiteModel; status?: number; message?: string }) {
+  return (
+    <div className="container narrow error-page">
+      <p className="error-code">{status}</p>
+      <h1>{message}</h1>
+      <p>
+        Something went wrong on our side while showing this page. Please try again in a moment; if it keeps happening,{' '}
+        <a href={screenHref(model, 'contact')}>tell us</a>.
+      </p>
+      <p>
+        <a className="button button-primary" href="/">
+          Back to the home page
+        </a>
+      </p>
     </div>
   );
 }

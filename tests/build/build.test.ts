@@ -25,7 +25,7 @@ const ROUTES = [
 const pageFile = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}/index.html`);
 /** A page's second name, beside its folder (see twinFileOf): every route but the home page has one. */
 const twinFile = (route: string) => `${route.slice(1)}.html`;
-const SUMMARY_OK = /^site build: 26 pages written to \S+ in \d+\.\d\d s · 2 warnings · links: [\d,]+ checked, 0 broken\n$/;
+const SUMMARY_OK = /^site build: 27 pages written to \S+ in \d+\.\d\d s · 2 warnings · links: [\d,]+ checked, 0 broken\n$/;
 
 function clientAssets(): string[] {
   return readdirSync(path.join(ROOT, 'build/client/assets')).map((f) => `assets/${f}`);
@@ -86,6 +86,7 @@ describe('a successful build', () => {
       ...ROUTES.map(pageFile),
       ...ROUTES.filter((r) => r !== '/').map(twinFile),
       '404.html',
+      '500.html',
       'images/products/berberine-powder-bulk.svg',
       'images/products/bulk-curcumin.svg',
       'images/products/ginger-extract.svg',
@@ -132,13 +133,14 @@ describe('a successful build', () => {
     // The build renders from a lean catalogue (no body blocks; each detail page reads its own from the data
     // file); this proves that changes nothing, and that the pool adds nothing of its own.
     // The compiled templates, as the workers run them (vitest's JSX transform would pick React's dev runtime).
-    const { createSiteModel, render404, renderRoute } = await import(pathToFileURL(path.join(ROOT, 'build/src/render/index.js')).href);
+    const { createSiteModel, render404, render500, renderRoute } = await import(pathToFileURL(path.join(ROOT, 'build/src/render/index.js')).href);
     const checked = await checkDataDir(SMALL);
     const model = createSiteModel(checked.catalogue!, readAssetRefs(defaultClientDir()));
     for (const route of checked.routes) {
       expect(readFileSync(path.join(dist, route.output), 'utf8'), route.path).toBe(renderRoute(model, route));
     }
     expect(readFileSync(path.join(dist, '404.html'), 'utf8')).toBe(render404(model));
+    expect(readFileSync(path.join(dist, '500.html'), 'utf8')).toBe(render500(model));
   });
 
   test('the React-output scanner over a page in pieces (shared header and footer read once) finds exactly what the general scanner finds on it whole', async () => {
@@ -179,6 +181,17 @@ describe('a successful build', () => {
     expect(readFileSync(path.join(dist, 'robots.txt'), 'utf8')).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${ORIGIN}/sitemap.xml\n`);
   });
 
+  test('500.html is the error page of any other failure: status 500, message "Error", a way home, noindex, no canonical', () => {
+    const $ = load(readFileSync(path.join(dist, '500.html'), 'utf8'));
+    expect($('.error-code').text()).toBe('500');
+    expect($('h1').text()).toBe('Error');
+    const back = $('a').filter((_, a) => $(a).text().trim() === 'Back to the home page');
+    expect(back.attr('href')).toBe('/');
+    expect($('meta[name=robots]').attr('content')).toContain('noindex');
+    expect($('link[rel=canonical]').length).toBe(0);
+    expect($('body').attr('data-screen')).toBe('error');
+  });
+
   test('404.html says 404 and "This page could not be found", links "Back to the home page" to /, and is noindex', () => {
     const $ = load(readFileSync(path.join(dist, '404.html'), 'utf8'));
     expect($('main').text()).toContain('404');
@@ -190,7 +203,7 @@ describe('a successful build', () => {
 
   test('reports/links.json: every page checked, nothing broken; build-routes.json explains each route', () => {
     const links = JSON.parse(readFileSync(path.join(work, 'reports/links.json'), 'utf8'));
-    expect(links).toMatchObject({ pages: 26, broken: 0, unsafe: 0, brokenLinks: [], unsafeLinks: [] });
+    expect(links).toMatchObject({ pages: 27, broken: 0, unsafe: 0, brokenLinks: [], unsafeLinks: [] });
     expect(links.targets).toBeGreaterThanOrEqual(ROUTES.length);
     expect(links.references).toBeGreaterThan(links.targets);
     const report = JSON.parse(readFileSync(path.join(work, 'reports/build-routes.json'), 'utf8'));
@@ -300,6 +313,18 @@ describe('failures leave the previous output untouched', () => {
     expect(existsSync(path.join(fresh, 'dist'))).toBe(false);
   });
 
+  test('when the error page (500) template fails, its minimal page is written and the failure reported; the 404 page is unaffected', async () => {
+    const fresh = workDir();
+    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('failing-500-render.mjs') });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('build/error-page-fallback');
+    expect(run.stderr).toContain('500 template exploded');
+    expect(run.stdout).toMatch(/· 3 warnings ·/);
+    const $ = load(readFileSync(path.join(fresh, 'dist/500.html'), 'utf8'));
+    expect($('body').text()).toContain('An error occurred while showing the error page');
+    expect(readFileSync(path.join(fresh, 'dist/404.html'), 'utf8')).toContain('This page could not be found');
+  });
+
   test('when the 404 template fails, the minimal error page is written and the failure reported', async () => {
     const fresh = workDir();
     const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('failing-404-render.mjs') });
@@ -330,7 +355,7 @@ describe('determinism and the command line', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const summary = JSON.parse(run.stdout);
-    expect(summary).toMatchObject({ ok: true, pages: 26, errors: 0, warnings: 2, links: { pages: 26, broken: 0 } });
+    expect(summary).toMatchObject({ ok: true, pages: 27, errors: 0, warnings: 2, links: { pages: 27, broken: 0 } });
     expect(summary.peakRssBytes).toBeGreaterThan(0);
     expect(noTempLeft(work)).toEqual([]);
   });
@@ -365,7 +390,7 @@ describe('determinism and the command line', () => {
       expect(run.code).toBe(0);
       const files = [...snapshot(dist).keys()];
       expect(files).toEqual([...withTwins.keys()].filter((f) => !ROUTES.some((r) => r !== '/' && f === twinFile(r))));
-      expect(files.filter((f) => f.endsWith('.html') && !f.endsWith('/index.html'))).toEqual(['404.html', 'index.html']);
+      expect(files.filter((f) => f.endsWith('.html') && !f.endsWith('/index.html'))).toEqual(['404.html', '500.html', 'index.html']);
     }
     const back = await build(work);
     expect(back.code).toBe(0);

@@ -215,6 +215,8 @@ describe('pathProblems', () => {
     ['/a//b', ['error check/path-empty-segment']],
     ['/assets', ['error check/path-reserved']],
     ['/sitemap.xml', ['error check/path-reserved']],
+    ['/404.html', ['error check/path-reserved']],
+    ['/500.html', ['error check/path-reserved']],
     ['/' + 'a'.repeat(256), ['error check/path-too-long']],
     ['/knowledge/What-Is-Inulin', ['warning check/path-legacy-case']],
     ['/knowledge/-what-is-inulin', ['warning check/path-edge-hyphen']],

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
 import { type RunningServer, startServer } from '../../src/serve/server.js';
+import { createStaticSite } from '../../src/serve/static.js';
 import { FIXTURE_DIST, type Sandbox, rawRequest, request, sandbox } from './helpers.js';
 
 const SECRET = 'TOP-SECRET-BESIDE-DIST-7f3a9c';
@@ -73,6 +75,39 @@ describe('routes', () => {
       expect(r.status, path).toBe(404);
       expect(r.text).toContain('This page could not be found.');
       expect(r.headers['content-type']).toContain('text/html');
+    }
+  });
+
+  it('answers a request that failed on our side with 500.html, status 500 and no caching; plain text without the file', async () => {
+    const errorOf = async (root: string) => {
+      const site = createStaticSite({ root, watch: false });
+      // What the server does when handling a page request throws.
+      const server = createServer((req, res) => void site.sendError(req, res));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      try {
+        return await request(`http://127.0.0.1:${port}`, '/monomer');
+      } finally {
+        server.close();
+        site.close();
+      }
+    };
+    const r = await errorOf(box.dist);
+    expect(r.status).toBe(500);
+    expect(r.headers['content-type']).toContain('text/html');
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.text).toContain('<h1>Error</h1>');
+    expect(r.text).toContain('href="/"');
+
+    const bare = sandbox();
+    try {
+      rmSync(join(bare.dist, '500.html'));
+      const plain = await errorOf(bare.dist);
+      expect(plain.status).toBe(500);
+      expect(plain.headers['content-type']).toContain('text/plain');
+      expect(plain.text).toBe('Internal server error.\n');
+    } finally {
+      bare.cleanup();
     }
   });
 

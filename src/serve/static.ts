@@ -303,8 +303,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     if (!entry) {
       // The file vanished (dist/ swapped under us): look again from a fresh index.
       scheduleReload(0);
-      if (status === 404) return sendPlainNotFound(res);
-      if (status === 500) return sendPlainError(res);
+      if (status === 404 || status === 500) return sendPlain(res, status);
       return sendNotFound(req, res);
     }
     res.setHeader('Content-Type', entry.contentType);
@@ -361,29 +360,22 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     });
   }
 
-  function sendPlainNotFound(res: ServerResponse): void {
+  /** An error page's words without the page: its file is missing (or vanished with a swap of dist/). */
+  function sendPlain(res: ServerResponse, status: 404 | 500): void {
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.setHeader('Cache-Control', REVALIDATE);
+    res.setHeader('Cache-Control', status === 404 ? REVALIDATE : 'no-store');
     res.setHeader('Content-Security-Policy', baseCsp);
-    res.writeHead(404);
-    res.end('This page could not be found.\n');
+    res.writeHead(status);
+    res.end(status === 404 ? 'This page could not be found.\n' : 'Internal server error.\n');
   }
 
   async function sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!probe('/404.html')) return sendPlainNotFound(res);
+    if (!probe('/404.html')) return sendPlain(res, 404);
     return send(req, res, '/404.html', 404);
   }
 
-  function sendPlainError(res: ServerResponse): void {
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Security-Policy', baseCsp);
-    res.writeHead(500);
-    res.end('Internal server error.\n');
-  }
-
   async function sendError(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!probe('/500.html')) return sendPlainError(res);
+    if (!probe('/500.html')) return sendPlain(res, 500);
     return send(req, res, '/500.html', 500);
   }
 

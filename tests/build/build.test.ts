@@ -181,24 +181,18 @@ describe('a successful build', () => {
     expect(readFileSync(path.join(dist, 'robots.txt'), 'utf8')).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${ORIGIN}/sitemap.xml\n`);
   });
 
-  test('500.html is the error page of any other failure: status 500, message "Error", a way home, noindex, no canonical', () => {
-    const $ = load(readFileSync(path.join(dist, '500.html'), 'utf8'));
-    expect($('.error-code').text()).toBe('500');
-    expect($('h1').text()).toBe('Error');
+  test.each([
+    ['404.html', '404', 'This page could not be found', 'not-found'],
+    ['500.html', '500', 'Error', 'error'],
+  ])('%s shows status %s and "%s" (spec section 8), links "Back to the home page" to /, is noindex with no canonical', (file, status, message, screen) => {
+    const $ = load(readFileSync(path.join(dist, file), 'utf8'));
+    expect($('.error-code').text()).toBe(status);
+    expect($('h1').text()).toBe(message);
     const back = $('a').filter((_, a) => $(a).text().trim() === 'Back to the home page');
     expect(back.attr('href')).toBe('/');
     expect($('meta[name=robots]').attr('content')).toContain('noindex');
     expect($('link[rel=canonical]').length).toBe(0);
-    expect($('body').attr('data-screen')).toBe('error');
-  });
-
-  test('404.html says 404 and "This page could not be found", links "Back to the home page" to /, and is noindex', () => {
-    const $ = load(readFileSync(path.join(dist, '404.html'), 'utf8'));
-    expect($('main').text()).toContain('404');
-    expect($('h1').text()).toBe('This page could not be found');
-    const back = $('a').filter((_, a) => $(a).text().trim() === 'Back to the home page');
-    expect(back.attr('href')).toBe('/');
-    expect($('meta[name=robots]').attr('content')).toContain('noindex');
+    expect($('body').attr('data-screen')).toBe(screen);
   });
 
   test('reports/links.json: every page checked, nothing broken; build-routes.json explains each route', () => {
@@ -313,29 +307,21 @@ describe('failures leave the previous output untouched', () => {
     expect(existsSync(path.join(fresh, 'dist'))).toBe(false);
   });
 
-  test('when the error page (500) template fails, its minimal page is written and the failure reported; the 404 page is unaffected', async () => {
+  test.each([
+    ['404.html', 'failing-404-render.mjs', 'build/not-found-fallback', '404 template exploded', ['500.html', '<h1>Error</h1>']],
+    ['500.html', 'failing-500-render.mjs', 'build/error-page-fallback', '500 template exploded', ['404.html', 'This page could not be found']],
+  ])('when the template of %s fails, the minimal error page is written in its place and the failure reported; the other error page is unaffected', async (file, hookFile, code, cause, [other, otherText]) => {
     const fresh = workDir();
-    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('failing-500-render.mjs') });
+    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook(hookFile) });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('build/error-page-fallback');
-    expect(run.stderr).toContain('500 template exploded');
+    expect(run.stderr).toContain(code);
+    expect(run.stderr).toContain(cause);
     expect(run.stdout).toMatch(/· 3 warnings ·/);
-    const $ = load(readFileSync(path.join(fresh, 'dist/500.html'), 'utf8'));
-    expect($('body').text()).toContain('An error occurred while showing the error page');
-    expect(readFileSync(path.join(fresh, 'dist/404.html'), 'utf8')).toContain('This page could not be found');
-  });
-
-  test('when the 404 template fails, the minimal error page is written and the failure reported', async () => {
-    const fresh = workDir();
-    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('failing-404-render.mjs') });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain('build/not-found-fallback');
-    expect(run.stderr).toContain('404 template exploded');
-    expect(run.stdout).toMatch(/· 3 warnings ·/);
-    const $ = load(readFileSync(path.join(fresh, 'dist/404.html'), 'utf8'));
+    const $ = load(readFileSync(path.join(fresh, 'dist', file), 'utf8'));
     expect($('body').text()).toContain('An error occurred while showing the error page');
     const back = $('a').filter((_, a) => $(a).text().trim() === 'Go back to home');
     expect(back.attr('href')).toBe('/');
+    expect(readFileSync(path.join(fresh, 'dist', other), 'utf8')).toContain(otherText);
   });
 });
 

@@ -275,10 +275,18 @@ function knowledgeIndex(hubs: Map<string, Article>, topicOf: (key: string) => st
     { type: 'heading', level: 2, text: 'Browse by ingredient' },
     { type: 'paragraph', text: 'Each ingredient has an overview article that links to everything we have written about it: benefits, dosage, safety, comparisons and buying guides.' },
   ];
-  for (const topic of [...byTopic.keys()].sort()) {
+  // A topic of one ingredient named like it ("Curcumin → Curcumin") is no group: those go together, at the end.
+  const single = (topic: string) => byTopic.get(topic)!.length === 1;
+  const item = ([key, hub]: [string, Article]) => [{ text: nameOf(key), href: `/knowledge/${hub.slug}` }];
+  const byName = (x: [string, Article], y: [string, Article]) => nameOf(x[0]).localeCompare(nameOf(y[0]));
+  for (const topic of [...byTopic.keys()].sort().filter((t) => !single(t))) {
     blocks.push({ type: 'heading', level: 3, text: topic });
-    const entries = byTopic.get(topic)!.sort((x, y) => nameOf(x[0]).localeCompare(nameOf(y[0])));
-    blocks.push({ type: 'list', items: entries.map(([key, hub]) => [{ text: nameOf(key), href: `/knowledge/${hub.slug}` }]) });
+    blocks.push({ type: 'list', items: byTopic.get(topic)!.sort(byName).map(item) });
+  }
+  const singles = [...byTopic.keys()].filter(single).flatMap((t) => byTopic.get(t)!).sort(byName);
+  if (singles.length > 0) {
+    blocks.push({ type: 'heading', level: 3, text: 'More ingredients' });
+    blocks.push({ type: 'list', items: singles.map(item) });
   }
   return blocks;
 }

@@ -310,9 +310,22 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
         'queued',
       );
     } else {
-      setStatus(form, `Sorry, your inquiry could not be sent (error ${result.status}). Your text is kept; please try again in a moment.`, 'failed');
+      setStatus(form, failedMessage(result.status, form.ownerDocument), 'failed');
     }
   });
+}
+
+/**
+ * What a buyer reads when the endpoint refused or failed: no bare status code, the way the other is likely to
+ * go (a server error may pass, anything else will not), and the company's address from the footer, so the
+ * inquiry can still be sent.
+ */
+export function failedMessage(status: number, doc: Document): string {
+  const mail = doc.querySelector<HTMLAnchorElement>('.site-footer a[href^="mailto:"]')?.href.slice('mailto:'.length).split('?')[0];
+  const email = mail ? decodeURIComponent(mail) : '';
+  const retry = status >= 500 ? 'please try again in a few minutes' : 'please send it again later';
+  console.warn(`site: the inquiry endpoint answered ${status}`);
+  return `Sorry, your inquiry could not be sent. Your text is kept here; ${retry}${email ? `, or e-mail it to ${email}` : ''}.`;
 }
 
 export function initForms(doc: Document, bar: LoadingBar | null): void {

@@ -81,7 +81,9 @@ function blockView(block: Block, key: number, text: Text): ReactNode {
         </tr>
       ));
       return (
-        <div key={key} className="table-wrap">
+        // A wide table scrolls sideways inside its box: focusable, so a keyboard can scroll it too. (No label made from
+        // the caption: every string of a block goes through `text` exactly once, in the order outlineBlocks lists them.)
+        <div key={key} className="table-wrap" tabIndex={0}>
           <table>
             {caption}
             <thead>

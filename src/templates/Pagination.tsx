@@ -70,7 +70,7 @@ export function pageWindow(pages: readonly number[], current: number): number[] 
 }
 
 /** One item of the page list: a link, the current page or a gap (0). */
-function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>) {
+function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>, far = false) {
   return n === 0 ? (
     <li key={`gap${i}`} className="page-gap" aria-hidden="true">
       …
@@ -80,7 +80,7 @@ function item(n: number, i: number, current: number, byNumber: ReadonlyMap<numbe
       <span aria-current="page">{n}</span>
     </li>
   ) : (
-    <li key={n}>
+    <li key={n} className={far ? 'page-far' : undefined}>
       <a href={byNumber.get(n)} aria-label={`Page ${n}`}>
         {n}
       </a>
@@ -95,7 +95,8 @@ function item(n: number, i: number, current: number, byNumber: ReadonlyMap<numbe
  */
 function Run({ pages, run, byNumber }: { pages: readonly ListPageRef[]; run: readonly number[]; byNumber: ReadonlyMap<number, string> }) {
   if (run.length === 0) return null;
-  return <Repeated cacheKey={`page-run\n${identityOf(pages)}\n${run.join(' ')}`} render={() => run.map((n, i) => item(n, i, 0, byNumber))} />;
+  // Milestones are smaller than the window's links: a list of 72 pages took three rows on a desktop and five on a phone.
+  return <Repeated cacheKey={`page-run\n${identityOf(pages)}\n${run.join(' ')}`} render={() => run.map((n, i) => item(n, i, 0, byNumber, true))} />;
 }
 
 export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; current: number }) {

@@ -35,10 +35,13 @@ function ShareMarkup({ url, u, t }: { url: string; u: string; t: string }) {
             )}
           </li>
         ))}
+        {/* In the row with the networks; the item shows once the client unhides its button (styles.css). */}
+        <li className="share-copy">
+          <button type="button" data-share-copy="" data-url={url} hidden>
+            Copy link
+          </button>
+        </li>
       </ul>
-      <button type="button" data-share-copy="" data-url={url} hidden>
-        Copy link
-      </button>
     </div>
   );
 }

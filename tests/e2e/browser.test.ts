@@ -676,6 +676,26 @@ describe('inquiry forms', () => {
     await context.close();
   });
 
+  it('when the endpoint fails, says so without a bare status code, keeps the text and offers the company\'s e-mail', async () => {
+    const { context, page } = await open(routeOf(site, 'contact'));
+    const email = await page.locator('.site-footer a[href^="mailto:"]').first().getAttribute('href');
+    expect(email, 'the footer has no e-mail link').toMatch(/^mailto:/);
+    const form = page.locator('form[data-inquiry-form]').first();
+    for (const [status, retry] of [[503, 'try again in a few minutes'], [404, 'send it again later']] as const) {
+      server.answer = () => ({ status, json: {} });
+      await fillValid(form, 'Failed Buyer');
+      await form.locator('[type="submit"]').click();
+      const status_ = form.locator('[data-form-status]');
+      await expect.poll(() => status_.textContent()).toContain('could not be sent');
+      const text = (await status_.textContent())!;
+      expect(text).toContain(retry);
+      expect(text).toContain(email!.slice('mailto:'.length));
+      expect(text).not.toContain(String(status));
+      expect(await form.locator('[name="name"]').inputValue()).toBe('Failed Buyer');
+    }
+    await context.close();
+  });
+
   it('keeps an offline submission and sends it when the connection returns', async () => {
     const contact = routeOf(site, 'contact');
     const { context, page } = await open(contact);

@@ -11,6 +11,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { scanPage } from './scan.js';
 import { checkPage, findingEmitter, type RouteInfo } from './page-rules.js';
 import { fileToUrl } from './urls.js';
+import { ERROR_PAGES } from '../core/error-pages.js';
 import type { Finding, RuleSettings, SiteFacts } from './types.js';
 
 /** What every page check needs; the same for the whole walk. */
@@ -45,7 +46,7 @@ export interface WalkResult {
 }
 
 /** The error pages: 404.html is served for unknown URLs, 500.html when serving fails; neither is a page of the site. */
-const NOT_A_PAGE = new Set(['404.html', '500.html']);
+const NOT_A_PAGE = new Set<string>(ERROR_PAGES);
 
 function auditPage(ctx: WalkContext, file: string): PageResult {
   // Synchronous reads: many small files read an order of magnitude faster than with fs.promises, and a worker may block.

@@ -5,6 +5,7 @@
  */
 import type { Severity } from '../core/diagnostic.js';
 import { severityOf, type CheckCode } from './codes.js';
+import { ERROR_PAGE_PATTERN } from '../core/error-pages.js';
 
 export interface PathProblem {
   code: CheckCode;
@@ -16,7 +17,7 @@ export interface PathProblem {
 // needs percent-encoding in a URL or is unsafe in a file name somewhere.
 const SEGMENT_CHAR = /^[A-Za-z0-9._~-]$/;
 // Top-level names that emit writes itself; a route there would clash with them.
-const RESERVED_FIRST_SEGMENT = /^(assets|images|404\.html|500\.html|robots\.txt|sitemap(-[\w-]+)?\.xml|favicon\.ico|index\.html)$/i;
+const RESERVED_FIRST_SEGMENT = new RegExp(`^(assets|images|${ERROR_PAGE_PATTERN}|robots\\.txt|sitemap(-[\\w-]+)?\\.xml|favicon\\.ico|index\\.html)$`, 'i');
 const MAX_SEGMENT_BYTES = 255;
 
 /** Every problem of one route path: its errors, or when it has none its warnings; empty when the path is fine. */
@@ -67,7 +68,9 @@ export function pathProblems(path: string): PathProblem[] {
  * edge hyphens, short segments, nothing reserved. Checked with one regular
  * expression so that a registry of thousands of routes costs next to nothing.
  */
-const PLAIN_PATH = /^(?:\/(?!(?:assets|images|index\.html|favicon\.ico|robots\.txt|404\.html|500\.html|sitemap[\w-]*\.xml)(?:\/|$))[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?(?:\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?)*|\/)$/;
+const PLAIN_PATH = new RegExp(
+  `^(?:\\/(?!(?:assets|images|index\\.html|favicon\\.ico|robots\\.txt|${ERROR_PAGE_PATTERN}|sitemap[\\w-]*\\.xml)(?:\\/|$))[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?(?:\\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?)*|\\/)$`,
+);
 
 function isPlainPath(path: string): boolean {
   return PLAIN_PATH.test(path) && !path.includes('..');

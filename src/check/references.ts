@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
+import { ERROR_PAGE_PATTERN } from '../core/error-pages.js';
 import type { Block } from '../load/schema.js';
 import { blockLinks } from '../load/lean.js';
 import type { CheckCode } from './codes.js';
@@ -97,7 +98,7 @@ function checkCategoryTree(ctx: CheckContext): Diagnostic[] {
 const SAFE_SCHEME = /^(https?:|mailto:|tel:)/i;
 const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Files the build writes besides routes; content may link to them. */
-const BUILT_FILES = /^\/(images\/|assets\/|sitemap\.xml$|robots\.txt$|404\.html$|500\.html$)/;
+const BUILT_FILES = new RegExp(`^\\/(images\\/|assets\\/|sitemap\\.xml$|robots\\.txt$|(?:${ERROR_PAGE_PATTERN})$)`);
 
 /**
  * Links written in content: only http(s), mailto, tel or site-relative, and a

@@ -310,6 +310,7 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
         'queued',
       );
     } else {
+      console.warn(`site: the inquiry endpoint answered ${result.status}`);
       setStatus(form, failedMessage(result.status, form.ownerDocument), 'failed');
     }
   });
@@ -324,7 +325,6 @@ export function failedMessage(status: number, doc: Document): string {
   const mail = doc.querySelector<HTMLAnchorElement>('.site-footer a[href^="mailto:"]')?.href.slice('mailto:'.length).split('?')[0];
   const email = mail ? decodeURIComponent(mail) : '';
   const retry = status >= 500 ? 'please try again in a few minutes' : 'please send it again later';
-  console.warn(`site: the inquiry endpoint answered ${status}`);
   return `Sorry, your inquiry could not be sent. Your text is kept here; ${retry}${email ? `, or e-mail it to ${email}` : ''}.`;
 }
 

@@ -19,7 +19,7 @@ import type { RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
 import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } from '../render/pool.js';
-import { ERROR_PAGE_SOURCE } from '../render/protocol.js';
+import { errorPageOfSource, type ErrorPageFile } from '../core/error-pages.js';
 import type { ArtworkResult, BodySource, ErrorPagesResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
 import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
@@ -179,6 +179,12 @@ function fullCollection(): void {
  */
 const LARGE_BUILD_HEAP_GROWING_PERCENT = 15;
 
+/** What the build reports when an error page's template failed and the spec's minimal page stands in for it. */
+const ERROR_PAGE_FALLBACK: Record<ErrorPageFile, { code: string; name: string }> = {
+  '404.html': { code: 'build/not-found-fallback', name: '404' },
+  '500.html': { code: 'build/error-page-fallback', name: 'error page (500)' },
+};
+
 const NO_LINKS: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -334,13 +340,13 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const diagnostics: Diagnostic[] = failed.map((d, i) => (d.pointer === '' ? d : { ...d, ...positions[i] }));
   for (const page of rendered.errorPages.pages) {
     if (page.failure === null) continue;
-    const is404 = page.file === '404.html';
+    const { code, name } = ERROR_PAGE_FALLBACK[page.file];
     diagnostics.push({
-      code: is404 ? 'build/not-found-fallback' : 'build/error-page-fallback',
+      code,
       severity: 'warning',
       file: shown(path.join(outDir, page.file)),
       pointer: '',
-      message: `The ${is404 ? '404' : 'error page (500)'} template failed (${page.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
+      message: `The ${name} template failed (${page.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
     });
   }
   if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0 };
@@ -360,8 +366,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
   const errorFiles = rendered.errorPages.pages.map((p) => p.file);
   const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), ...errorFiles, ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
-  const errorPageOf = new Map(errorFiles.map((f) => [ERROR_PAGE_SOURCE[f], f]));
-  const pathOfSource = (i: number) => (i < 0 ? `/${errorPageOf.get(i) ?? '404.html'}` : plan[i].route.path);
+  const pathOfSource = (i: number) => (i < 0 ? `/${errorPageOfSource(i)}` : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? source.slice(1);
   const broken = findBroken(rendered.tally, files, pathOfSource);

@@ -5,6 +5,7 @@
  * static-site build must never make.
  */
 import path from 'node:path';
+import { ERROR_PAGES } from '../core/error-pages.js';
 
 /** An output file that cannot be written safely; the message names it and why. */
 export class UnsafePathError extends Error {
@@ -61,7 +62,7 @@ export function folderOfTwin(file: string): string | null {
 }
 
 /** Files the build writes itself at the top of the output folder that a twin could be named like. */
-const SITE_HTML_FILES = ['index.html', '404.html', '500.html'];
+const SITE_HTML_FILES = ['index.html', ...ERROR_PAGES];
 
 /**
  * The twin of every page file that can have one. A twin whose name is

@@ -332,25 +332,25 @@ export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
   return factsOf(model, route, computeHead(model, route, view, breadcrumbs(model, route, view)));
 }
 
-/** dist/404.html. */
-export function render404(model: SiteModel): string {
+/** An error page: the site's layout around it, no route of its own. */
+function renderErrorDocument(model: SiteModel, head: HeadData, screen: string, body: ReactNode): string {
   const page = renderToStaticMarkup(
-    <Layout model={model} head={notFoundHead(model)} screen="not-found">
-      <NotFound model={model} />
+    <Layout model={model} head={head} screen={screen}>
+      {body}
     </Layout>,
   );
   return assemble(model, '', page, []).parts.join('');
 }
 
+/** dist/404.html. */
+export function render404(model: SiteModel): string {
+  return renderErrorDocument(model, notFoundHead(model), 'not-found', <NotFound model={model} />);
+}
+
 /** dist/500.html: the error page of any other failure, with the spec's default status and message. */
 export function render500(model: SiteModel): string {
-  const { status, message } = ERROR_PAGE_DEFAULTS;
-  const page = renderToStaticMarkup(
-    <Layout model={model} head={errorHead(model, message, 'This page could not be shown because of an error on our side.')} screen="error">
-      <ErrorPage model={model} status={status} message={message} />
-    </Layout>,
-  );
-  return assemble(model, '', page, []).parts.join('');
+  const head = errorHead(model, ERROR_PAGE_DEFAULTS.message, 'This page could not be shown because of an error on our side.');
+  return renderErrorDocument(model, head, 'error', <ErrorPage model={model} />);
 }
 
 /** The minimal error page written when render404 or render500 itself failed. */

@@ -7,6 +7,7 @@ import type { RouteRecord } from '../load/schema.js';
 import type { BodyRef } from '../load/catalogue.js';
 import type { AssetRefs } from '../emit/assets.js';
 import type { TallyEntries } from '../emit/links.js';
+import type { ErrorPageFile } from '../core/error-pages.js';
 
 export interface WorkerConfig {
   /**
@@ -104,12 +105,6 @@ export interface ArtworkResult {
   files: string[];
   failures: RenderFailure[];
 }
-
-/** The files the error pages are written to, relative to the output folder. */
-export type ErrorPageFile = '404.html' | '500.html';
-
-/** An error page's source index in the link tally, where a route's is its position in the plan. */
-export const ERROR_PAGE_SOURCE: Record<ErrorPageFile, number> = { '404.html': -1, '500.html': -2 };
 
 export interface ErrorPagesResult {
   kind: 'error-pages';

@@ -17,12 +17,11 @@ import { folderOfTwin, insideRoot, twinFileOf } from '../emit/paths.js';
 import { writeOutputFile } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
-import { ERROR_PAGE_SOURCE } from './protocol.js';
+import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../core/error-pages.js';
 import type {
   ArtworkResult,
   PrepareResult,
   ErrorPagesResult,
-  ErrorPageFile,
   PageFacts,
   RenderFailure,
   RenderResult,
@@ -197,21 +196,18 @@ async function renderArtwork(outDir: string, { api, model, catalogue }: Session,
 async function renderErrorPages(outDir: string, { api, model, catalogue }: Session): Promise<ErrorPagesResult> {
   const tally = new BatchTally();
   const pages: ErrorPagesResult['pages'] = [];
-  const templates: Array<[ErrorPageFile, (m: unknown) => string]> = [
-    ['404.html', (m) => api.render404(m)],
-    ['500.html', (m) => api.render500(m)],
-  ];
-  for (const [file, render] of templates) {
+  const template: Record<ErrorPageFile, () => string> = { '404.html': () => api.render404(model), '500.html': () => api.render500(model) };
+  for (const file of ERROR_PAGES) {
     let html: string;
     let failure: RenderFailure | null = null;
     try {
-      html = render(model);
+      html = template[file]();
     } catch (err) {
       // The spec's own fallback: a minimal page that needs no model.
       failure = { index: -1, subject: file, cause: causeOf(err) };
       html = api.renderErrorFallback();
     }
-    tally.add(extractLinks(html, `/${file}`, catalogue.site.origin), ERROR_PAGE_SOURCE[file]);
+    tally.add(extractLinks(html, `/${file}`, catalogue.site.origin), errorPageSource(file));
     pages.push({ file, bytes: writeOutput(outDir, file, [html]), failure });
   }
   return { kind: 'error-pages', pages, links: tally.entries() };

@@ -14,6 +14,12 @@ export function Contact({ model, route, view, crumbs }: ScreenProps<'contact'>) 
       <header className="page-header">
         <h1>{page.heading}</h1>
         {page.intro ? <p className="lead">{page.intro}</p> : null}
+        {/* On a phone the form comes after the contact details and the page's text: a screen's scroll below. */}
+        <p className="contact-jump">
+          <a className="button button-primary" href="#contact-form-heading">
+            Send us a message
+          </a>
+        </p>
       </header>
       <div className="contact-layout">
         <section className="contact-details" aria-labelledby="contact-details-heading">

@@ -311,6 +311,11 @@ describe('company and utility pages', () => {
     expect($('.contact-details a[href="mailto:sales@example.com"]').length).toBe(1);
     expect($('.contact-details a[href="tel:+862912345678"]').length).toBe(1);
     expect($('form#contact-form[data-inquiry-form] option[selected]').attr('value')).toBe('contact');
+    // The header's jump link (shown on phones, where the form is a long scroll below) lands on the form's heading.
+    const jump = $('.page-header .contact-jump a').attr('href') ?? '';
+    expect(jump).toBe('#contact-form-heading');
+    expect($(jump).text()).toBe('Send us a message');
+    expect($(jump).closest('section').find('form#contact-form').length).toBe(1);
   });
   test('search has the results area and the hidden no-results content', () => {
     const { $ } = renderPath('/search');

@@ -6,6 +6,7 @@
  * initFormsOnIntent).
  */
 import { STORAGE } from './constants.js';
+import { initCtaBar } from './cta-bar.js';
 import { initGalleries } from './gallery.js';
 import { initInquiryChoice } from './inquiry-choice.js';
 import { initLoadingBar, type LoadingBar } from './loading-bar.js';
@@ -99,6 +100,7 @@ function start(): void {
   initShare();
   initPrefetch();
   initInquiryChoice();
+  initCtaBar();
   initFormsOnIntent(bar);
 }
 

@@ -56,6 +56,26 @@ function CallsToAction({ freeSample }: { freeSample: boolean }) {
   );
 }
 
+/**
+ * On a phone the calls to action sit below the gallery and the attributes, a
+ * long scroll down, and the form further still: this bar keeps the two that
+ * buyers use most at the bottom of the screen (styles.css shows it on narrow
+ * screens only; cta-bar.ts hides it while the buttons or the form are in view).
+ */
+function QuickInquiry({ freeSample }: { freeSample: boolean }) {
+  const second: InquiryType = freeSample ? 'free-sample' : 'custom-quote';
+  return (
+    <div className="cta-bar" data-cta-bar="">
+      <a className="button button-primary" href="#inquire" data-inquiry-type="quote">
+        {INQUIRY_TYPE_LABELS.quote}
+      </a>
+      <a className="button" href="#inquire" data-inquiry-type={second}>
+        {INQUIRY_TYPE_LABELS[second]}
+      </a>
+    </div>
+  );
+}
+
 export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<'product'>) {
   const { product, category } = view;
   const images: OgImage[] = product.images
@@ -130,6 +150,7 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
       <Inquire action={model.site.inquiryEndpoint} page={route.path} product={product.name} type="quote" heading={`Inquire about ${product.name}`} />
       <RelatedProducts model={model} products={related} />
       <RelatedArticles model={model} articles={articles} />
+      <Repeated cacheKey={`quick-inquiry\n${product.freeSample ? 1 : 0}`} render={() => <QuickInquiry freeSample={product.freeSample} />} />
     </div>
   );
 }

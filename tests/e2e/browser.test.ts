@@ -657,6 +657,39 @@ describe('inquiry forms', () => {
     await again.context.close();
   });
 
+  it('on a phone, a product page keeps "Ask for a quote" at the bottom of the screen until its own buttons or form are in view', async () => {
+    const product = routeOf(site, 'product');
+    const { context, page } = await open(product, { viewport: { width: 375, height: 700 } });
+    const bar = page.locator('[data-cta-bar]');
+    const onScreen = () =>
+      bar.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return getComputedStyle(el).visibility === 'visible' && r.top < window.innerHeight && r.bottom <= window.innerHeight + 1 && r.height > 0;
+      });
+    // At the top of the page the product's own buttons are a long scroll below: the bar is there.
+    expect(await page.locator('.cta-list').evaluate((el) => el.getBoundingClientRect().top > window.innerHeight)).toBe(true);
+    await expect.poll(onScreen).toBe(true);
+    // Over the inquiry form it steps aside, so it covers no field and no submit button.
+    await page.locator('form#inquire [type="submit"]').scrollIntoViewIfNeeded();
+    await expect.poll(onScreen).toBe(false);
+    expect(await bar.evaluate((el) => (el as HTMLElement).inert)).toBe(true);
+    // Back at the top, its second button makes its choice in the form, as the page's own buttons do.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(onScreen).toBe(true);
+    const second = bar.locator('a').nth(1);
+    const choice = (await second.getAttribute('data-inquiry-type'))!;
+    expect(['free-sample', 'custom-quote']).toContain(choice);
+    await second.click();
+    expect(await page.locator('form#inquire [name="type"]').inputValue()).toBe(choice);
+    expect(new URL(page.url()).hash).toBe('#inquire');
+    await context.close();
+
+    // On a wide screen the buttons beside the gallery are enough: no bar.
+    const wide = await open(product, { viewport: { width: 1200, height: 800 } });
+    expect(await wide.page.locator('[data-cta-bar]').isVisible()).toBe(false);
+    await wide.context.close();
+  });
+
   it('shows the server’s field messages on a 400', async () => {
     const { context, page } = await open(routeOf(site, 'contact'));
     server.answer = () => ({ status: 400, json: { errors: { email: 'This address bounced; please check it.' } } });

@@ -69,10 +69,36 @@ export function pageWindow(pages: readonly number[], current: number): number[] 
   return out;
 }
 
+/**
+ * Which items of a pageWindow list a phone leaves out (styles.css hides them
+ * below 40rem): all but the first and last page, the two either side of the
+ * current one, and between those one gap, or the one page a gap would stand
+ * for. The 72-page knowledge library took four rows of links at 375 px, and
+ * takes one. Every link stays in the page for crawlers.
+ */
+export function compactMask(shown: readonly number[], current: number): boolean[] {
+  const last = shown.length - 1;
+  const kept = (i: number) => shown[i] !== 0 && (i === 0 || i === last || Math.abs(shown[i] - current) <= 2);
+  const hidden = shown.map((_, i) => !kept(i));
+  let previous = 0;
+  for (let i = 1; i <= last; i++) {
+    if (!kept(i)) continue;
+    if (i - previous > 1) {
+      const between = shown.slice(previous + 1, i);
+      const gap = between.indexOf(0);
+      if (gap >= 0) hidden[previous + 1 + gap] = false;
+      else if (between.length === 1) hidden[previous + 1] = false;
+      else for (let k = previous + 1; k < i; k++) hidden[k] = false; // no gap to stand for them: all stay
+    }
+    previous = i;
+  }
+  return hidden;
+}
+
 /** One item of the page list: a link, the current page or a gap (0). */
-function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>, far = false) {
+function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>, far = false, extra = false) {
   return n === 0 ? (
-    <li key={`gap${i}`} className="page-gap" aria-hidden="true">
+    <li key={`gap${i}`} className={extra ? 'page-gap page-extra' : 'page-gap'} aria-hidden="true">
       …
     </li>
   ) : n === current ? (
@@ -80,7 +106,7 @@ function item(n: number, i: number, current: number, byNumber: ReadonlyMap<numbe
       <span aria-current="page">{n}</span>
     </li>
   ) : (
-    <li key={n} className={far ? 'page-far' : undefined}>
+    <li key={n} className={far ? (extra ? 'page-far page-extra' : 'page-far') : extra ? 'page-extra' : undefined}>
       <a href={byNumber.get(n)} aria-label={`Page ${n}`}>
         {n}
       </a>
@@ -93,10 +119,11 @@ function item(n: number, i: number, current: number, byNumber: ReadonlyMap<numbe
  * the current page: the same on every page of the list that shows it (on the
  * knowledge library, most of 70 items).
  */
-function Run({ pages, run, byNumber }: { pages: readonly ListPageRef[]; run: readonly number[]; byNumber: ReadonlyMap<number, string> }) {
+function Run({ pages, run, extra, byNumber }: { pages: readonly ListPageRef[]; run: readonly number[]; extra: readonly boolean[]; byNumber: ReadonlyMap<number, string> }) {
   if (run.length === 0) return null;
+  const mask = extra.map((e) => (e ? 1 : 0)).join('');
   // Milestones are smaller than the window's links: a list of 72 pages took three rows on a desktop and five on a phone.
-  return <Repeated cacheKey={`page-run\n${identityOf(pages)}\n${run.join(' ')}`} render={() => run.map((n, i) => item(n, i, 0, byNumber, true))} />;
+  return <Repeated cacheKey={`page-run\n${identityOf(pages)}\n${run.join(' ')}\n${mask}`} render={() => run.map((n, i) => item(n, i, 0, byNumber, true, extra[i]))} />;
 }
 
 export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; current: number }) {
@@ -105,6 +132,7 @@ export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; 
   const prev = byNumber.get(current - 1);
   const next = byNumber.get(current + 1);
   const shown = pageWindow(numbers, current);
+  const extra = compactMask(shown, current);
   // Links before and after the window (and the gaps among them) are runs; the window, with the gaps that border it, is this page's own.
   const near = (n: number) => n !== 0 && Math.abs(n - current) <= 2;
   let from = shown.findIndex(near);
@@ -120,9 +148,9 @@ export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; 
         </a>
       ) : null}
       <ol>
-        <Run pages={pages} run={shown.slice(0, from)} byNumber={byNumber} />
-        {shown.slice(from, to + 1).map((n, i) => item(n, from + i, current, byNumber))}
-        <Run pages={pages} run={shown.slice(to + 1)} byNumber={byNumber} />
+        <Run pages={pages} run={shown.slice(0, from)} extra={extra.slice(0, from)} byNumber={byNumber} />
+        {shown.slice(from, to + 1).map((n, i) => item(n, from + i, current, byNumber, false, extra[from + i]))}
+        <Run pages={pages} run={shown.slice(to + 1)} extra={extra.slice(to + 1)} byNumber={byNumber} />
       </ol>
       {next ? (
         <a href={next} rel="next" className="page-step">

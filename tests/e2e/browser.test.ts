@@ -293,6 +293,32 @@ describe('navigation', () => {
     await context.close();
   });
 
+  it('a long list\'s pagination takes one row on a phone and shows every milestone on a wide screen', async () => {
+    // The longest paged list, at a page in its middle.
+    const paged = site.routes.filter((r) => /\/page-\d+$/.test(r.path));
+    const longest = paged.reduce((a, b) => (Number(b.path.split('-').pop()) > Number(a.path.split('-').pop()) ? b : a));
+    const count = Number(longest.path.split('-').pop());
+    expect(count, 'no list of 30 pages or more to test with').toBeGreaterThanOrEqual(30);
+    const middle = longest.path.replace(/\d+$/, String(Math.floor(count / 2)));
+    const rows = async (width: number) => {
+      const { context, page } = await open(middle, { viewport: { width, height: 800 } });
+      const tops = await page.locator('.pagination ol > li').evaluateAll((items) =>
+        // Centres, not tops: the row centres its items, and milestones are smaller than the current page's neighbours.
+        items.filter((li) => getComputedStyle(li).display !== 'none').map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)),
+      );
+      const links = await page.locator('.pagination ol a').count();
+      await context.close();
+      return { rows: new Set(tops).size, shown: tops.length, links };
+    };
+    const phone = await rows(375);
+    expect(phone.rows).toBe(1);
+    expect(phone.shown).toBeLessThanOrEqual(9);
+    const wide = await rows(1200);
+    expect(wide.shown).toBeGreaterThan(phone.shown);
+    // The same links are in the page either way: crawlers see every milestone.
+    expect(phone.links).toBe(wide.links);
+  });
+
   it('the Products menu closes on Escape (focus back on it), on a click outside and when focus leaves it', async () => {
     for (const width of [375, 1200]) {
       const { context, page } = await open(routeOf(site, 'home'), { viewport: { width, height: 800 } });

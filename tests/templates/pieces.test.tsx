@@ -6,7 +6,7 @@ import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
 import { Gallery } from '../../src/templates/Gallery.js';
 import { Inquire } from '../../src/templates/Inquire.js';
 import { InquireSecond } from '../../src/templates/InquireSecond.js';
-import { milestoneSteps, Pagination, pageWindow } from '../../src/templates/Pagination.js';
+import { compactMask, milestoneSteps, Pagination, pageWindow } from '../../src/templates/Pagination.js';
 import { Share } from '../../src/templates/Share.js';
 import { Slider } from '../../src/templates/Slider.js';
 
@@ -35,6 +35,43 @@ describe('Pagination', () => {
     expect(pageWindow([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 1)).toEqual([1, 2, 3, 4, 5, 0, 10, 11, 12]);
     // Unless that page number was never declared: 3 … 5 keeps its marker (there is no 4), 5 … 7 shows 6.
     expect(pageWindow([1, 2, 3, 5, 6, 7], 1)).toEqual([1, 2, 3, 0, 5, 6, 7]);
+  });
+  test('on a phone a long list shows first, last, the current page\'s neighbours and one gap between', () => {
+    const phone = (pages: number[], current: number) => {
+      const shown = pageWindow(pages, current);
+      const mask = compactMask(shown, current);
+      return shown.filter((_, i) => !mask[i]);
+    };
+    const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    expect(phone(upTo(72), 30)).toEqual([1, 0, 28, 29, 30, 31, 32, 0, 72]);
+    expect(phone(upTo(72), 1)).toEqual([1, 2, 3, 0, 72]);
+    expect(phone(upTo(72), 4)).toEqual([1, 2, 3, 4, 5, 6, 0, 72]);
+    expect(phone(upTo(72), 71)).toEqual([1, 0, 69, 70, 71, 72]);
+    expect(phone(upTo(7), 4)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(phone([1, 2, 3, 5, 6, 7, 8, 9, 10], 1)).toEqual([1, 2, 3, 0, 10]);
+    for (const count of [2, 6, 12, 72, 150, 1_000, 7_000]) {
+      const pages = upTo(count);
+      for (const current of new Set([1, 2, 3, 5, 8, Math.ceil(count / 2), count - 2, count - 1, count].filter((n) => n >= 1 && n <= count))) {
+        const seen = phone(pages, current);
+        const numbers = seen.filter((n) => n !== 0);
+        const where = `${count} pages, current ${current}: ${seen.join(' ')}`;
+        // First, last and the current page's neighbours are there; nothing else but what stands between them.
+        for (const n of [1, count, current - 2, current - 1, current, current + 1, current + 2]) if (n >= 1 && n <= count) expect(numbers, where).toContain(n);
+        // Nine items, or a few more where the pages between are all shown with no gap to stand for them (12 pages, page 6: 9 10 11).
+        expect(seen.length, where).toBeLessThanOrEqual(count <= 20 ? 11 : 9);
+        // Every skipped page is marked: two shown numbers side by side are neighbours, and no two gaps meet.
+        for (let i = 1; i < seen.length; i++) {
+          if (seen[i] !== 0 && seen[i - 1] !== 0) expect(seen[i] - seen[i - 1], where).toBe(1);
+          expect(seen[i] === 0 && seen[i - 1] === 0, where).toBe(false);
+        }
+      }
+    }
+    // The markup: the left-out items carry page-extra (hidden below 40rem by styles.css), the rest do not.
+    const pages = upTo(72).map((page) => ({ page, path: page === 1 ? '/x' : `/x/page-${page}` }));
+    const markup = html(<Pagination pages={pages} current={30} />);
+    const items = [...markup.matchAll(/<li( class="([^"]*)")?[^>]*>(.*?)<\/li>/g)].map((m) => ({ extra: (m[2] ?? '').split(' ').includes('page-extra'), text: m[3].replace(/<[^>]+>/g, '') }));
+    expect(items.filter((i) => !i.extra).map((i) => i.text)).toEqual(['1', '…', '28', '29', '30', '31', '32', '…', '72']);
+    expect(items.filter((i) => i.extra).length).toBe(pageWindow(upTo(72), 30).length - 9);
   });
   /** Clicks from the first page to each page, following the page links. */
   function depths(count: number): Map<number, number> {

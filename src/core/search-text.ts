@@ -13,20 +13,30 @@ export type BodyKind = 'product' | 'article' | 'news';
 
 const richText = (text: RichText): string => (typeof text === 'string' ? text : text.map((i) => (typeof i === 'string' ? i : i.text)).join(''));
 
-/** Plain text of body blocks, one block per line. */
+/**
+ * A line of text as a sentence. Squashed, lines run together in a result's
+ * snippet: "80 mesh Light yellow powder About Ginseng Root Powder Milled…"
+ * read as one phrase until each line ended with a stop.
+ */
+export function asSentence(line: string): string {
+  const text = line.trimEnd();
+  return text === '' || /[.!?:;…]$/.test(text) ? text : `${text}.`;
+}
+
+/** Plain text of body blocks, one sentence-ended line per block (per item of a list, per row of a table). */
 export function blocksText(blocks: readonly Block[]): string {
   return blocks
     .map((b) => {
       switch (b.type) {
         case 'heading':
         case 'quote':
-          return b.text;
+          return asSentence(b.text);
         case 'paragraph':
-          return richText(b.text);
+          return asSentence(richText(b.text));
         case 'list':
-          return b.items.map(richText).join('\n');
+          return b.items.map((item) => asSentence(richText(item))).join('\n');
         case 'table':
-          return [b.caption ?? '', b.head.join(' '), ...b.rows.map((r) => r.join(' '))].filter(Boolean).join('\n');
+          return [b.caption ?? '', b.head.join(' '), ...b.rows.map((r) => r.join(' '))].filter(Boolean).map(asSentence).join('\n');
       }
     })
     .join('\n');
@@ -95,7 +105,7 @@ export function indexedTextChars(documents: number): number {
 function withoutSummary(summary: string, body: string): string {
   const said = summary.replace(/\.$/, '');
   const at = said === '' ? -1 : body.indexOf(said);
-  return at < 0 ? body : body.slice(0, at) + body.slice(at + said.length).replace(/^\./, '');
+  return at < 0 ? body : body.slice(0, at) + body.slice(at + said.length).replace(/^[.;,:]/, '');
 }
 
 /** The indexed text of one entity, capped at `max` characters (see indexedTextChars). */
@@ -103,10 +113,19 @@ export function entitySearchText(kind: BodyKind, entity: Product | Article | New
   let parts: string[];
   if (kind === 'product') {
     const p = entity as Product;
-    parts = [p.summary, p.latinName, p.specification, p.appearance, withoutSummary(p.summary, blocksText(p.description)), p.applications.join(', '), p.claims.join('. '), p.certifications.join(' ')];
+    parts = [
+      p.summary,
+      p.latinName,
+      p.specification,
+      p.appearance,
+      withoutSummary(p.summary, blocksText(p.description)),
+      p.applications.join(', '),
+      ...p.claims,
+      p.certifications.join(', '),
+    ].map(asSentence);
   } else if (kind === 'article') {
     const a = entity as Article;
-    parts = [a.summary, withoutSummary(a.summary, blocksText(a.body)), a.category];
+    parts = [a.summary, withoutSummary(a.summary, blocksText(a.body)), asSentence(a.category)];
   } else {
     const n = entity as NewsItem;
     parts = [n.summary, withoutSummary(n.summary, blocksText(n.body))];

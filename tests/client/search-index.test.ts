@@ -8,7 +8,7 @@ import { INDEX_OPTIONS, QUERY_OPTIONS, queryOptionsFor, type SearchEntry, type S
 import { checkDataDir } from '../../src/check/run.js';
 import { buildSearchIndex, searchDocuments } from '../../src/emit/search-index.js';
 import { siteWriter } from '../../src/emit/site-files.js';
-import { blocksText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
+import { asSentence, blocksText, entitySearchText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/load/catalogue.js';
 
 const para = (text: string) => ({ type: 'paragraph' as const, text });
@@ -95,12 +95,23 @@ describe('search index', () => {
     for (const d of docs) {
       expect(d.text.length).toBeLessThanOrEqual(cap);
       expect(d.text.length).toBeGreaterThan(cap - 20); // cut at a word, not emptied
-      expect(d.text).toMatch(/^Product \d+ summary Curcuma longa 95% Yellow powder Opening words of \d+\./);
+      expect(d.text).toMatch(/^Product \d+ summary\. Curcuma longa\. 95%\. Yellow powder\. Opening words of \d+\./);
     }
   });
 
-  it('takes the plain text of every block kind', () => {
-    expect(blocksText(catalogue.articles[0].body)).toBe('Dosage\n500 mg\nwith food\nAssay\nGrade Purity\nA 95%');
+  it('takes the plain text of every block kind, each line ended as a sentence so that snippets read as text', () => {
+    expect(blocksText(catalogue.articles[0].body)).toBe('Dosage.\n500 mg.\nwith food.\nAssay.\nGrade Purity.\nA 95%.');
+    expect(asSentence('Specification: 80 mesh')).toBe('Specification: 80 mesh.');
+    for (const ended of ['Done.', 'Why?', 'Wow!', 'As follows:', 'Mey.', '']) expect(asSentence(ended)).toBe(ended);
+  });
+
+  it('does not repeat the summary, nor leave its punctuation behind', () => {
+    const p = product('p-sum', 'Curcumin', 'Curcumin gives turmeric its colour; the rhizome holds 3%.');
+    const withSummary = { ...p, summary: 'Curcumin gives turmeric its colour.' };
+    const text = entitySearchText('product', withSummary as never, 10_000);
+    expect(text.match(/gives turmeric its colour/g)).toHaveLength(1);
+    expect(text).not.toMatch(/ ;/);
+    expect(text).toContain('the rhizome holds 3%.');
   });
 
   it('is deterministic and named by its content hash', () => {

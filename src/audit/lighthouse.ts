@@ -7,11 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sirv from 'sirv';
 import type { AuditReport, LighthousePage } from './index.js';
 import { findingEmitter } from './page-rules.js';
 import type { Finding, RuleSettings } from './types.js';
@@ -56,14 +53,17 @@ export function samplePages(report: AuditReport, extra: number): Array<{ url: st
   return chosen.map(({ url, screen }) => ({ url, screen }));
 }
 
-async function serve(dir: string): Promise<{ server: Server; base: string }> {
-  const handler = sirv(dir, { dev: false, etag: false, extensions: ['html'] });
-  const server = createServer((req, res) => handler(req, res, () => {
-    res.statusCode = 404;
-    res.end('Not found');
-  }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+/**
+ * The dist as `site serve` serves it: compression, cache lifetimes and
+ * security headers included. Served bare (sirv's defaults), every page
+ * failed Lighthouse's text-compression and cache-lifetime audits, findings
+ * about the audit's own server rather than the site; these now measure what
+ * the site's server does. Its inquiry store lives in `scratch` and goes with it.
+ */
+async function serve(dir: string, scratch: string): Promise<{ close(): Promise<void>; base: string }> {
+  const { startServer } = await import('../serve/server.js');
+  const running = await startServer({ dir, dataDir: join(scratch, 'inquiries'), host: '127.0.0.1', port: 0, watch: false, log: () => undefined });
+  return { close: () => running.close(), base: running.url.replace(/\/$/, '') };
 }
 
 /** Starts Chromium on a free debugging port and resolves with that port. */
@@ -102,8 +102,9 @@ export async function runLighthouse(opts: LighthouseOptions): Promise<{ pages: L
     default: (url: string, flags: object) => Promise<{ lhr: Lhr } | undefined>;
   };
   const sample = samplePages(opts.report, opts.extraPages);
-  const profile = await mkdtemp(join(tmpdir(), 'site-audit-chromium-'));
-  const { server, base } = await serve(opts.dir);
+  const scratch = await mkdtemp(join(tmpdir(), 'site-audit-lighthouse-'));
+  const profile = join(scratch, 'chromium');
+  const { close, base } = await serve(opts.dir, scratch);
   let chromium: ChildProcess | undefined;
   const pages: LighthousePage[] = [];
   const findings: Finding[] = [];
@@ -161,8 +162,8 @@ export async function runLighthouse(opts: LighthouseOptions): Promise<{ pages: L
   } finally {
     chromium?.kill('SIGTERM');
     if (chromium && chromium.exitCode === null) await new Promise((resolve) => chromium!.once('exit', resolve));
-    await new Promise((resolve) => server.close(resolve));
-    await rm(profile, { recursive: true, force: true });
+    await close();
+    await rm(scratch, { recursive: true, force: true });
   }
   return { pages, findings };
 }

@@ -63,7 +63,8 @@ export function enhanceGallery(root: HTMLElement): void {
   controls.className = 'gallery-zoom';
   const zoomIn = button('Zoom in', 'in', '+');
   const zoomOut = button('Zoom out', 'out', '−');
-  const reset = button('Reset zoom', 'reset', '1×');
+  // The name holds the visible text: speech users say what they see (WCAG 2.5.3, Label in Name).
+  const reset = button('Reset zoom to 1×', 'reset', '1×');
   controls.append(zoomOut, reset, zoomIn);
   viewport.after(controls);
 

@@ -180,7 +180,10 @@ describe('product gallery', () => {
     expect(await zoomIn.isDisabled()).toBe(true);
     const scale = await gallery.locator('img[data-gallery-main]').evaluate((img) => new DOMMatrix(getComputedStyle(img).transform).a);
     expect(scale).toBeCloseTo(max, 5);
-    await gallery.locator('[data-zoom-action="reset"]').click();
+    const reset = gallery.locator('[data-zoom-action="reset"]');
+    // Label in Name (WCAG 2.5.3): a button that shows words or a value has them in its accessible name.
+    expect(await attr(reset, 'aria-label')).toContain((await reset.textContent())!.trim());
+    await reset.click();
     expect(await attr(gallery, 'data-zoom')).toBe('1.00');
 
     // A plain wheel at 1x scrolls the page; ctrl+wheel (and a touchpad pinch) zooms.

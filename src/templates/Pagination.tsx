@@ -95,10 +95,12 @@ export function compactMask(shown: readonly number[], current: number): boolean[
   return hidden;
 }
 
-/** One item of the page list: a link, the current page or a gap (0). */
+const classes = (...names: Array<string | false>): string | undefined => names.filter(Boolean).join(' ') || undefined;
+
+/** One item of the page list: a link, the current page or a gap (0); `far` outside the window, `extra` not on phones. */
 function item(n: number, i: number, current: number, byNumber: ReadonlyMap<number, string>, far = false, extra = false) {
   return n === 0 ? (
-    <li key={`gap${i}`} className={extra ? 'page-gap page-extra' : 'page-gap'} aria-hidden="true">
+    <li key={`gap${i}`} className={classes('page-gap', extra && 'page-extra')} aria-hidden="true">
       …
     </li>
   ) : n === current ? (
@@ -106,7 +108,7 @@ function item(n: number, i: number, current: number, byNumber: ReadonlyMap<numbe
       <span aria-current="page">{n}</span>
     </li>
   ) : (
-    <li key={n} className={far ? (extra ? 'page-far page-extra' : 'page-far') : extra ? 'page-extra' : undefined}>
+    <li key={n} className={classes(far && 'page-far', extra && 'page-extra')}>
       <a href={byNumber.get(n)} aria-label={`Page ${n}`}>
         {n}
       </a>

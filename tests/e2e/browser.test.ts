@@ -265,6 +265,25 @@ describe('share', () => {
   });
 });
 
+// ---------------------------------------------------------------- print
+
+describe('print', () => {
+  it('prints a product page as a spec sheet: its content and the company\'s contacts, without what only works on screen', async () => {
+    const { context, page } = await open(routeOf(site, 'product'), { viewport: { width: 700, height: 1000 } });
+    await page.emulateMedia({ media: 'print' });
+    const shown = (selector: string) => page.locator(selector).first().isVisible();
+    for (const selector of ['h1', 'table.attributes', '.product .prose', '.site-footer address', '.brand']) expect(await shown(selector), selector).toBe(true);
+    for (const selector of ['.site-nav', '.search-form', 'form#inquire', '.cta-list', '[data-cta-bar]', '.share', '.breadcrumbs', 'section[aria-labelledby^="related-"]']) {
+      expect(await shown(selector), selector).toBe(false);
+    }
+    // The artwork beside the facts, not a page-wide square above them.
+    const [image, table] = await Promise.all([page.locator('img[data-gallery-main]').boundingBox(), page.locator('table.attributes').boundingBox()]);
+    expect(image!.width).toBeLessThan(300);
+    expect(table!.x).toBeGreaterThan(image!.x + image!.width);
+    await context.close();
+  });
+});
+
 // ---------------------------------------------------------------- scroll and loading bar
 
 describe('navigation', () => {

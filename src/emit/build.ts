@@ -14,7 +14,8 @@ import type { ResolvedRoute } from '../check/index.js';
 import type { Catalogue } from '../load/catalogue.js';
 import { locateMany } from '../load/locate.js';
 import { writeSnapshot } from '../render/snapshot.js';
-import { LOGO_MARK, logoSvg } from '../render/artwork.js';
+import { LOGO_MARK, logoSvg, SHARE_CARD } from '../render/artwork.js';
+import { shareCardPng } from './share-card.js';
 import type { RouteRecord } from '../load/schema.js';
 import { applyStrict, countCatalogue, type CheckCounts } from '../check/report.js';
 import { checkDataDir } from '../check/run.js';
@@ -328,6 +329,8 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
   const writer = siteWriter(tmp);
   const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, options.onProgress);
+  const shareCard = shareCardPng(catalogue.site);
+  shareCard.catch(() => undefined); // awaited with the sitemap; a failed render must not go unobserved meanwhile
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
   // render. When the main thread renders alone, MiniSearch indexes them on the core that would otherwise wait;
   // when every core renders, a third thread would add its own heap and no core.
@@ -361,11 +364,13 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
 
   const facts = rendered.facts;
   const origin = catalogue.site.origin;
+  const card = await shareCard;
   const [sitemapFiles, siteFiles] = await Promise.all([
     writeSitemap(writer, origin, sitemapEntries(plan.map((p) => facts[p.index]))),
     writer.write([
       { path: 'robots.txt', contents: robotsTxt(origin) },
       { path: LOGO_MARK.url.slice(1), contents: logoSvg() },
+      { path: SHARE_CARD.url.slice(1), contents: card },
     ]),
   ]);
   ctx.lap('sitemap');

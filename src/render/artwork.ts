@@ -98,3 +98,34 @@ export function productArtwork(model: SiteModel, product: Product): { url: strin
     `<text x="400" y="740" font-size="26" letter-spacing="3" opacity="0.85">${escapeXml(model.site.brand.toUpperCase())}</text></g></svg>`;
   return { url, svg };
 }
+
+/**
+ * The site's share card: the image of a page's social preview when the page
+ * has no raster image of its own. Facebook, LinkedIn, X and WhatsApp show no
+ * preview for an SVG og:image, and every image the catalogue has today is
+ * generated SVG artwork. 1200×630 is the size those platforms crop to.
+ */
+export const SHARE_CARD = { url: '/images/share.png', width: 1200, height: 630 } as const;
+
+/** Families the card names, in order: whichever the machine has (resvg reads the system's fonts). */
+const CARD_FONTS = "'Liberation Sans', 'DejaVu Sans', Arial, Helvetica, sans-serif";
+
+/** SHARE_CARD as SVG (emit/share-card.ts rasterises it): the logo mark, the brand, the tagline and the company. */
+export function shareCardSvg(site: { brand: string; tagline: string; contact: { company: string } }): string {
+  const { width, height } = SHARE_CARD;
+  const { background, leaf, path } = LOGO_MARK;
+  const tagline = wrapWords(site.tagline, 38, 2)
+    .map((line, i) => `<text x="96" y="${352 + i * 60}" font-size="46">${escapeXml(line)}</text>`)
+    .join('');
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<rect width="${width}" height="${height}" fill="${background}"/>` +
+    `<circle cx="1090" cy="90" r="300" fill="${leaf}" opacity="0.08"/><circle cx="1150" cy="600" r="180" fill="${leaf}" opacity="0.06"/>` +
+    `<g transform="translate(96 96) scale(4.5)"><circle cx="16" cy="16" r="16" fill="${leaf}"/><path d="${path}" fill="${background}"/></g>` +
+    `<g font-family="${CARD_FONTS}" fill="#ffffff">` +
+    `<text x="276" y="190" font-size="84" font-weight="700">${escapeXml(wrapWords(site.brand, 18, 1)[0])}</text>` +
+    `<g fill="${leaf}">${tagline}</g>` +
+    `<text x="96" y="556" font-size="32" letter-spacing="1" opacity="0.9">${escapeXml(site.contact.company)}</text>` +
+    `</g></svg>`
+  );
+}

@@ -5,7 +5,7 @@
  * the Head template only prints it, and routeFacts() reports it.
  */
 import type { Product, RouteRecord } from '../load/schema.js';
-import { artworkUrl, ARTWORK_SIZE } from './artwork.js';
+import { artworkUrl, ARTWORK_SIZE, SHARE_CARD } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
 import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
 import { absoluteUrl, firstParagraph, laterDate, safeHref, squash, trimToSentences } from './text.js';
@@ -34,7 +34,10 @@ export interface HeadData {
   prev?: string;
   next?: string;
   ogType: 'website' | 'article' | 'product';
+  /** The page's own image (structured data names it). */
   image?: OgImage;
+  /** The image of its social preview (og:image, twitter:image): see shareImageOf. */
+  shareImage?: OgImage;
   published?: string;
   modified?: string;
   jsonLd: JsonLd[];
@@ -138,6 +141,16 @@ export function productImage(product: Product): OgImage {
 }
 
 const absolute = (model: SiteModel, url: string): string => (/^https?:\/\//i.test(url) ? url : absoluteUrl(model.site.origin, url));
+
+/**
+ * A page's social preview image: its own when it is a raster image, else the
+ * site's share card (SHARE_CARD). Facebook, LinkedIn, X and WhatsApp show no
+ * preview for an SVG, and the catalogue's product artwork is SVG.
+ */
+export function shareImageOf(model: SiteModel, image: OgImage | undefined): OgImage {
+  if (image !== undefined && !/\.svg(?:[?#].*)?$/i.test(image.url)) return image;
+  return { url: SHARE_CARD.url, width: SHARE_CARD.width, height: SHARE_CARD.height, alt: `${model.site.brand}: ${model.site.tagline}` };
+}
 
 function ogImage(model: SiteModel, view: View): OgImage | undefined {
   const featured = (): OgImage | undefined => {
@@ -266,6 +279,7 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
       : view.screen === 'news-detail'
         ? { published: view.item.date, modified: view.item.date }
         : {};
+  const image = ogImage(model, view);
   const base = {
     title: pick('title', route.meta.title),
     description: pick('description', route.meta.description),
@@ -277,7 +291,8 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
     prev: list ? neighbour(list.pageNo - 1) : undefined,
     next: list ? neighbour(list.pageNo + 1) : undefined,
     ogType: (view.screen === 'product' ? 'product' : view.screen === 'article' || view.screen === 'news-detail' ? 'article' : 'website') as HeadData['ogType'],
-    image: ogImage(model, view),
+    image,
+    shareImage: shareImageOf(model, image),
     ...dates,
   };
   return { ...base, jsonLd: structuredData(model, view, crumbs, base) };

@@ -112,7 +112,8 @@ function HeadFields({ site, assets, shape, v }: { site: SiteConfig; assets: Asse
 const keptByReact = (url: string | undefined): boolean => url === undefined || url === '' || /^https?:\/\//i.test(url);
 
 export function Head({ head, site, assets, search = false }: HeadProps) {
-  const image = head.image ? (/^https?:\/\//i.test(head.image.url) ? head.image.url : absoluteUrl(site.origin, head.image.url)) : undefined;
+  const shared = head.shareImage;
+  const image = shared ? (/^https?:\/\//i.test(shared.url) ? shared.url : absoluteUrl(site.origin, shared.url)) : undefined;
   const shape: HeadShape = {
     keywords: head.keywords !== '',
     noindex: !head.indexable,
@@ -120,8 +121,8 @@ export function Head({ head, site, assets, search = false }: HeadProps) {
     prev: Boolean(head.prev),
     next: Boolean(head.next),
     image: image !== undefined,
-    width: image !== undefined && Boolean(head.image?.width),
-    height: image !== undefined && Boolean(head.image?.height),
+    width: image !== undefined && Boolean(shared?.width),
+    height: image !== undefined && Boolean(shared?.height),
     published: Boolean(head.published),
     modified: Boolean(head.modified),
     search,
@@ -135,9 +136,9 @@ export function Head({ head, site, assets, search = false }: HeadProps) {
     next: head.next ?? '',
     ogType: head.ogType,
     image: image ?? '',
-    width: String(head.image?.width ?? ''),
-    height: String(head.image?.height ?? ''),
-    alt: head.image?.alt ?? '',
+    width: String(shared?.width ?? ''),
+    height: String(shared?.height ?? ''),
+    alt: shared?.alt ?? '',
     published: head.published ?? '',
     modified: head.modified ?? '',
   };

@@ -91,6 +91,7 @@ describe('a successful build', () => {
       'images/products/bulk-curcumin.svg',
       'images/products/ginger-extract.svg',
       'images/logo.svg',
+      'images/share.png',
       ...clientAssets(),
       ...search,
       'robots.txt',
@@ -109,6 +110,11 @@ describe('a successful build', () => {
     }
     expect(readFileSync(path.join(dist, 'images/products/bulk-curcumin.svg'), 'utf8')).toContain('<svg');
     expect(readFileSync(path.join(dist, 'images/logo.svg'), 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="512" height="512"/);
+    // The share card: a PNG (signature, then the IHDR chunk's width and height) of the size the pages announce.
+    const card = readFileSync(path.join(dist, 'images/share.png'));
+    expect(card.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    expect([card.readUInt32BE(16), card.readUInt32BE(20)]).toEqual([1200, 630]);
+    expect(load(readFileSync(path.join(dist, pageFile(ROUTES[0])), 'utf8'))('meta[property="og:image"]').attr('content')).toBe(`${ORIGIN}/images/share.png`);
     expect(noTempLeft(work)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { createSiteModel } from '../../src/render/model.js';
+import { shareImageOf } from '../../src/render/head.js';
 import { renderRoute, routeFacts, render404 } from '../../src/render/page.js';
 import { ASSETS, fixtureCatalogue, routeAt } from './fixture.js';
 import { jsonLdOf, renderPath } from './helpers.js';
@@ -30,16 +31,31 @@ describe('head of every page', () => {
     expect($(`script[type="module"][src="${ASSETS.search}"]`).length).toBe(1);
   });
 
-  test('Open Graph and Twitter tags are absolute; products use their artwork', () => {
+  test('Open Graph and Twitter tags are absolute; an SVG-only product previews with the share card, its data names the artwork', () => {
     const { $ } = renderPath('/monomer/bulk-curcumin');
     const og = (p: string) => $(`meta[property="og:${p}"]`).attr('content');
     expect(og('type')).toBe('product');
     expect(og('title')).toBe('Bulk Curcumin Powder - Herbline');
     expect(og('url')).toBe('https://www.example.com/monomer/bulk-curcumin');
-    expect(og('image')).toBe('https://www.example.com/images/products/bulk-curcumin.svg');
+    // Social platforms show no preview for an SVG: the raster share card stands in for the artwork.
+    expect(og('image')).toBe('https://www.example.com/images/share.png');
+    expect([og('image:width'), og('image:height')]).toEqual(['1200', '630']);
+    expect(og('image:alt')).toMatch(/^Herbline: /);
     expect(og('site_name')).toBe('Herbline');
     expect($('meta[name="twitter:card"]').attr('content')).toBe('summary_large_image');
     expect($('meta[name="twitter:image"]').attr('content')).toBe(og('image'));
+    const product = ($('script[type="application/ld+json"]').toArray().map((s) => JSON.parse($(s).text())) as Array<{ '@type': string; image?: string[] }>).find((d) => d['@type'] === 'Product');
+    expect(product?.image).toEqual(['https://www.example.com/images/products/bulk-curcumin.svg']);
+  });
+
+  test('a raster image of the page\'s own is its preview; an SVG one is not', () => {
+    const model = { site: { brand: 'Herbline', tagline: 'Extracts' } } as unknown as Parameters<typeof shareImageOf>[0];
+    const photo = { url: '/images/curcumin.jpg', width: 1200, height: 900, alt: 'Curcumin powder' };
+    expect(shareImageOf(model, photo)).toBe(photo);
+    for (const url of ['/images/products/a.svg', '/a.SVG?v=2', 'https://cdn.test/a.svg#x']) {
+      expect(shareImageOf(model, { ...photo, url })).toEqual({ url: '/images/share.png', width: 1200, height: 630, alt: 'Herbline: Extracts' });
+    }
+    expect(shareImageOf(model, undefined).url).toBe('/images/share.png');
   });
 });
 

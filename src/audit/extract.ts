@@ -25,7 +25,7 @@ const NOT_CONTENT = new Set(['nav', 'aside', 'form']);
 const RESOURCE_SRC = new Set(['script', 'img', 'iframe', 'source', 'video', 'audio', 'embed', 'track', 'input']);
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 
-import { collapse, jsonLdFact } from './scan.js';
+import { collapse, isShareImage, jsonLdFact } from './scan.js';
 
 function textOf(node: DomNode, withAlt: boolean): string {
   const out: string[] = [];
@@ -67,6 +67,7 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
     links: [],
     images: [],
     resources: [],
+    shareImages: [],
     jsonLd: [],
     visibleText: '',
     lorem: false,
@@ -115,6 +116,7 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
           if (metaName === 'description') facts.descriptions.push(collapse(content));
           else if (metaName === 'keywords') facts.keywords.push(collapse(content));
           else if (metaName === 'robots' || metaName === 'googlebot') facts.robots.push(content.toLowerCase());
+          else if (isShareImage(metaName, a.property)) facts.shareImages.push(content.trim());
           break;
         }
         case 'link': {

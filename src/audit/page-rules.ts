@@ -185,6 +185,13 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       if (target.kind === 'internal') imageRefs.add(target.path);
     }
   }
+  // Social previews: networks fetch the image by its absolute URL, and none of them shows an SVG.
+  for (const ref of new Set(facts.shareImages)) {
+    if (!/^https?:\/\//i.test(ref)) emit('social/image-relative', `The social preview image ${quote(ref)} is not an absolute URL.`);
+    if (/\.svg(?:[?#]|$)/i.test(ref)) emit('social/image-svg', `The social preview image ${quote(ref)} is an SVG, which Facebook, LinkedIn, X and WhatsApp do not show.`);
+    const target = resolveLink(ref, facts.url, ctx.origin);
+    if (target.kind === 'internal') imageRefs.add(target.path);
+  }
   if (pageIsHttps) {
     for (const res of facts.resources) {
       if (/^http:\/\//i.test(res)) emit('url/mixed-content', `The page loads ${res} over http://.`);

@@ -147,17 +147,19 @@ interface Attributes {
   content: string | undefined;
   type: string | undefined;
   screen: string | undefined;
+  property: string | undefined;
 }
 
 const noAttributes = (): Attributes => ({
   id: undefined, name: undefined, href: undefined, rel: undefined, src: undefined, srcset: undefined,
   alt: undefined, width: undefined, height: undefined, content: undefined, type: undefined, screen: undefined,
+  property: undefined,
 });
 // Not frozen: a frozen object has another hidden class, which made every attribute read polymorphic.
 const NO_ATTRIBUTES: Readonly<Attributes> = noAttributes();
 
 /** The attribute names the facts use, in slot order (see setAttribute). */
-const USED_ATTRIBUTES = ['id', 'name', 'href', 'rel', 'src', 'srcset', 'alt', 'width', 'height', 'content', 'type', 'data-screen'];
+const USED_ATTRIBUTES = ['id', 'name', 'href', 'rel', 'src', 'srcset', 'alt', 'width', 'height', 'content', 'type', 'data-screen', 'property'];
 /** Slots of the used names by name length, so most names are ruled out by their length and first character. */
 const SLOTS_BY_LENGTH: number[][] = [];
 USED_ATTRIBUTES.forEach((name, slot) => (SLOTS_BY_LENGTH[name.length] ??= []).push(slot));
@@ -194,7 +196,8 @@ function attributeAt(attrs: Attributes, slot: number): string | undefined {
     case 8: return attrs.height;
     case 9: return attrs.content;
     case 10: return attrs.type;
-    default: return attrs.screen;
+    case 11: return attrs.screen;
+    default: return attrs.property;
   }
 }
 
@@ -214,7 +217,8 @@ function setAttribute(attrs: Attributes, slot: number, html: string, valueStart:
     case 8: attrs.height = value; break;
     case 9: attrs.content = value; break;
     case 10: attrs.type = value; break;
-    default: attrs.screen = value;
+    case 11: attrs.screen = value; break;
+    default: attrs.property = value;
   }
 }
 
@@ -482,12 +486,21 @@ function skipSvg(html: string, from: number): number {
   return close === -1 ? html.length : close + 1;
 }
 
+const SHARE_IMAGE_PROPERTIES = new Set(['og:image', 'og:image:url', 'og:image:secure_url']);
+const SHARE_IMAGE_NAMES = new Set(['twitter:image', 'twitter:image:src']);
+
+/** A meta tag naming a social preview image: Open Graph by property, Twitter by name. */
+export function isShareImage(metaName: string, property: string | undefined): boolean {
+  return SHARE_IMAGE_NAMES.has(metaName) || SHARE_IMAGE_PROPERTIES.has((property ?? '').toLowerCase());
+}
+
 function meta(facts: PageFacts, a: Attributes): void {
   const metaName = (a.name ?? '').toLowerCase();
   const content = a.content ?? '';
   if (metaName === 'description') facts.descriptions.push(collapse(content));
   else if (metaName === 'keywords') facts.keywords.push(collapse(content));
   else if (metaName === 'robots' || metaName === 'googlebot') facts.robots.push(content.toLowerCase());
+  else if (isShareImage(metaName, a.property)) facts.shareImages.push(content.trim());
 }
 
 function link(s: Scan, a: Attributes): void {
@@ -553,7 +566,7 @@ function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: num
 export function scanPage(html: string, url: string, file: string): PageFacts {
   const facts: PageFacts = {
     url, file, screen: null, titles: [], descriptions: [], keywords: [], robots: [], canonicals: [], headings: [],
-    ids: new Set(), links: [], images: [], resources: [], jsonLd: [], visibleText: '', lorem: false, mainText: '',
+    ids: new Set(), links: [], images: [], resources: [], shareImages: [], jsonLd: [], visibleText: '', lorem: false, mainText: '',
   };
   const s: Scan = {
     html, facts, hasMain: /<main[\s>]/i.test(html), visible: [], main: [], inHead: false, inBody: false,

@@ -56,6 +56,8 @@ export interface PageFacts {
   images: ImageFact[];
   /** Subresources (script src, stylesheet href, img src, iframe src…) for mixed-content checks. */
   resources: string[];
+  /** The images of its social previews: og:image (and :url, :secure_url) and twitter:image contents, in order. */
+  shareImages: string[];
   jsonLd: JsonLdFact[];
   /** Visible body text, lower-cased and whitespace-collapsed (for "shown on the page" checks); '' on pages without JSON-LD. */
   visibleText: string;

@@ -77,6 +77,8 @@ const PAGE_FAULTS: Record<string, string[]> = {
   'url/legacy-slug': ['/knowledge/-Legacy-Slug-'],
   'url/http-own-origin': [f('url-http-own-origin')],
   'url/mixed-content': [f('url-mixed-content')],
+  'social/image-svg': [f('social-image-svg')],
+  'social/image-relative': [f('social-image-relative')],
   // faults/title-too-short.html, a stale twin: reported at the page it stands for.
   'url/twin-differs': [f('title-too-short')],
   // One finding for the site, at the first page (in file order) written only as a folder's index.html.

@@ -1,7 +1,7 @@
 /**
  * The Share piece: the network links are plain links in the markup (no
- * third-party scripts); the client only adds the copy-link button, which
- * needs JavaScript and so stays hidden without it.
+ * third-party scripts); the client only adds the copy-link and print
+ * buttons, which need JavaScript and so stay hidden without it.
  */
 import { COPY_FEEDBACK_MS } from './constants.js';
 
@@ -33,6 +33,10 @@ export async function copyText(text: string, doc: Document = document): Promise<
 }
 
 export function initShare(doc: Document = document): void {
+  for (const button of doc.querySelectorAll<HTMLButtonElement>('[data-share-print]')) {
+    button.hidden = false;
+    button.addEventListener('click', () => window.print());
+  }
   for (const button of doc.querySelectorAll<HTMLButtonElement>('[data-share-copy]')) {
     const label = button.textContent ?? 'Copy link';
     const url = button.dataset.url || location.href.split('#')[0];

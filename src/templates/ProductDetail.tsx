@@ -145,7 +145,7 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
             </ul>
           </section>
         ) : null}
-        <Share url={head.canonical} title={product.name} />
+        <Share url={head.canonical} title={product.name} print />
       </article>
       <Inquire action={model.site.inquiryEndpoint} page={route.path} product={product.name} type="quote" heading={`Inquire about ${product.name}`} />
       <RelatedProducts model={model} products={related} />

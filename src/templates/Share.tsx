@@ -16,7 +16,7 @@ export function shareLinks(url: string, title: string): Array<{ network: string;
   return encodedShareLinks(encodeURIComponent(url), encodeURIComponent(title));
 }
 
-function ShareMarkup({ url, u, t }: { url: string; u: string; t: string }) {
+function ShareMarkup({ url, u, t, print }: { url: string; u: string; t: string; print: boolean }) {
   return (
     <div className="share" data-share="">
       <h2 className="share-title">Share</h2>
@@ -41,18 +41,26 @@ function ShareMarkup({ url, u, t }: { url: string; u: string; t: string }) {
             Copy link
           </button>
         </li>
+        {/* A product page printed is its spec sheet (the print styles in styles.css); the client unhides the button. */}
+        {print ? (
+          <li className="share-print">
+            <button type="button" data-share-print="" hidden>
+              Print spec sheet
+            </button>
+          </li>
+        ) : null}
       </ul>
     </div>
   );
 }
 
-/** The same on every article, news and product page but for the page's URL and title. */
-export function Share({ url, title }: { url: string; title: string }) {
+/** The same on every article, news and product page but for the page's URL and title; `print` adds the print button. */
+export function Share({ url, title, print = false }: { url: string; title: string; print?: boolean }) {
   return (
     <Repeated
-      cacheKey="share"
+      cacheKey={print ? 'share\nprint' : 'share'}
       values={[url, encodeURIComponent(url), encodeURIComponent(title)]}
-      render={([url, u, t]) => <ShareMarkup url={url} u={u} t={t} />}
+      render={([url, u, t]) => <ShareMarkup url={url} u={u} t={t} print={print} />}
     />
   );
 }

@@ -268,6 +268,19 @@ describe('share', () => {
 // ---------------------------------------------------------------- print
 
 describe('print', () => {
+  it('a product page\'s "Print spec sheet" button opens the print dialog', async () => {
+    const { context, page } = await open(routeOf(site, 'product'), {}, 'window.print = () => { window.printed = (window.printed ?? 0) + 1; };');
+    const button = page.locator('[data-share-print]');
+    expect(await button.isVisible()).toBe(true);
+    await button.click();
+    expect(await page.evaluate(() => (window as unknown as { printed?: number }).printed)).toBe(1);
+    await context.close();
+    // Articles have no spec sheet to print.
+    const article = await open(routeOf(site, 'article'));
+    expect(await article.page.locator('[data-share-print]').count()).toBe(0);
+    await article.context.close();
+  });
+
   it('prints a product page as a spec sheet: its content and the company\'s contacts, without what only works on screen', async () => {
     const { context, page } = await open(routeOf(site, 'product'), { viewport: { width: 700, height: 1000 } });
     await page.emulateMedia({ media: 'print' });

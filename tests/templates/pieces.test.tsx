@@ -222,6 +222,16 @@ describe('Share', () => {
     expect(copy.attr('data-url')).toBe('https://www.example.com/a b');
     expect(copy.attr('hidden')).toBeDefined();
     expect(copy.attr('type')).toBe('button');
+    expect($('[data-share-print]').length).toBe(0);
+  });
+  test('with print (product pages), a hidden print button the client shows', () => {
+    const $ = load(html(<Share url="https://www.example.com/p" title="P" print />));
+    const print = $('button[data-share-print]');
+    expect(print.text()).toBe('Print spec sheet');
+    expect(print.attr('type')).toBe('button');
+    expect(print.attr('hidden')).toBeDefined();
+    // A cached Share without print does not lend its markup to one with it, nor the other way round.
+    expect(load(html(<Share url="https://www.example.com/q" title="Q" />))('[data-share-print]').length).toBe(0);
   });
 });
 

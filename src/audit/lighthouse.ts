@@ -63,7 +63,7 @@ export function samplePages(report: AuditReport, extra: number): Array<{ url: st
 async function serve(dir: string, scratch: string): Promise<{ close(): Promise<void>; base: string }> {
   const { startServer } = await import('../serve/server.js');
   const running = await startServer({ dir, dataDir: join(scratch, 'inquiries'), host: '127.0.0.1', port: 0, watch: false, log: () => undefined });
-  return { close: () => running.close(), base: running.url.replace(/\/$/, '') };
+  return { close: () => running.close(), base: running.url };
 }
 
 /** Starts Chromium on a free debugging port and resolves with that port. */

@@ -6,6 +6,7 @@ import { measureContent } from './content.js';
 import { checkStructuredData } from './schema.js';
 import { resolveLink } from './urls.js';
 import type { Finding, PageFacts, RuleSettings, SiteFacts } from './types.js';
+import { isSvgUrl } from '../core/social.js';
 
 /** What the build said about a route (reports/build-routes.json). */
 export interface RouteInfo {
@@ -188,7 +189,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   // Social previews: networks fetch the image by its absolute URL, and none of them shows an SVG.
   for (const ref of new Set(facts.shareImages)) {
     if (!/^https?:\/\//i.test(ref)) emit('social/image-relative', `The social preview image ${quote(ref)} is not an absolute URL.`);
-    if (/\.svg(?:[?#]|$)/i.test(ref)) emit('social/image-svg', `The social preview image ${quote(ref)} is an SVG, which Facebook, LinkedIn, X and WhatsApp do not show.`);
+    if (isSvgUrl(ref)) emit('social/image-svg', `The social preview image ${quote(ref)} is an SVG, which Facebook, LinkedIn, X and WhatsApp do not show.`);
     const target = resolveLink(ref, facts.url, ctx.origin);
     if (target.kind === 'internal') imageRefs.add(target.path);
   }

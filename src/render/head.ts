@@ -5,6 +5,7 @@
  * the Head template only prints it, and routeFacts() reports it.
  */
 import type { Product, RouteRecord } from '../load/schema.js';
+import { isSvgUrl } from '../core/social.js';
 import { artworkUrl, ARTWORK_SIZE, SHARE_CARD } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
 import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
@@ -148,7 +149,7 @@ const absolute = (model: SiteModel, url: string): string => (/^https?:\/\//i.tes
  * preview for an SVG, and the catalogue's product artwork is SVG.
  */
 export function shareImageOf(model: SiteModel, image: OgImage | undefined): OgImage {
-  if (image !== undefined && !/\.svg(?:[?#].*)?$/i.test(image.url)) return image;
+  if (image !== undefined && !isSvgUrl(image.url)) return image;
   return { url: SHARE_CARD.url, width: SHARE_CARD.width, height: SHARE_CARD.height, alt: `${model.site.brand}: ${model.site.tagline}` };
 }
 

@@ -14,6 +14,16 @@ export function Logo() {
   );
 }
 
+/** A magnifier: on a phone the search button shows only this, its word kept for screen readers (styles.css). */
+function SearchIcon() {
+  return (
+    <svg className="search-icon" width="20" height="20" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+      <circle cx="8.5" cy="8.5" r="6" fill="none" stroke="currentColor" strokeWidth="2.2" />
+      <path d="M13 13l5 5" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 /** Categories under a navigation group, nested as deep as the catalogue goes. */
 function NavList({ nodes }: { nodes: readonly NavNode[] }) {
   if (nodes.length === 0) return null;
@@ -44,9 +54,10 @@ export function Header({ model, section }: { model: SiteModel; section: string }
           <label htmlFor="site-search" className="visually-hidden">
             Search products and articles
           </label>
-          <input type="search" id="site-search" name="q" placeholder="e.g. curcumin, NMN" maxLength={200} />
-          <button type="submit" className="button">
-            Search
+          <input type="search" id="site-search" name="q" placeholder="e.g. curcumin" maxLength={200} />
+          <button type="submit" className="button search-button">
+            <SearchIcon />
+            <span className="search-button-text">Search</span>
           </button>
         </form>
       </div>

@@ -100,9 +100,9 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
     <div className="container">
       <Breadcrumbs crumbs={crumbs} />
       <article className="product">
+        {/* The heading comes first in the document (on a phone, above the artwork); wider screens place it beside the gallery. */}
         <div className="product-top">
-          <Gallery images={gallery} />
-          <div className="product-summary">
+          <div className="product-heading">
             <p className="eyebrow">
               <a href={listHref(model, category.id, category.path)}>{category.name}</a>
             </p>
@@ -112,6 +112,9 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
                 <i>{product.latinName}</i>
               </p>
             ) : null}
+          </div>
+          <Gallery images={gallery} />
+          <div className="product-summary">
             <p className="lead">{product.summary}</p>
             <Repeated
               cacheKey={`attributes\n${rows.map(([label]) => label).join('\n')}`}

@@ -354,6 +354,45 @@ describe('navigation', () => {
     expect(phone.links).toBe(wide.links);
   });
 
+  it('on a phone, the header is two short rows whose menu scrolls sideways, and a product\'s name comes before its artwork', async () => {
+    const product = routeOf(site, 'product');
+    const { context, page } = await open(product, { viewport: { width: 375, height: 667 } });
+    const header = await page.locator('header.site-header').boundingBox();
+    expect(header!.height).toBeLessThanOrEqual(120);
+    // The search button is a magnifier that keeps its name for screen readers.
+    const search = page.locator('header').getByRole('button', { name: 'Search', exact: true });
+    expect(await search.count()).toBe(1);
+    expect((await search.boundingBox())!.width).toBeLessThan(56);
+    const centres = await page.locator('.nav-main > li').evaluateAll((items) => items.map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)));
+    expect(new Set(centres).size).toBe(1);
+    const nav = page.locator('.nav-main');
+    expect(await nav.evaluate((ul) => ul.scrollWidth > ul.clientWidth)).toBe(true);
+    // Focus reaches the last entry, scrolled into view.
+    await page.locator('.site-nav a.nav-cta').focus();
+    const cta = (await page.locator('.site-nav a.nav-cta').boundingBox())!;
+    expect(cta.x + cta.width).toBeLessThanOrEqual(375);
+    // The scrolling row does not clip the Products panel: its links can be clicked.
+    await page.locator('.nav-products summary').click();
+    const panel = (await page.locator('.nav-panel').boundingBox())!;
+    expect(panel.height).toBeGreaterThan(200);
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.nav-panel') !== null, [panel.x + 20, panel.y + 60])).toBe(true);
+    await page.keyboard.press('Escape');
+
+    const h1 = (await page.locator('main h1').boundingBox())!;
+    const art = (await page.locator('.product-top .gallery').boundingBox())!;
+    expect(h1.y + h1.height).toBeLessThan(400);
+    expect(h1.y).toBeLessThan(art.y);
+    await context.close();
+
+    // A wide screen keeps the name beside the artwork.
+    const wide = await open(product, { viewport: { width: 1200, height: 800 } });
+    const h1Wide = (await wide.page.locator('main h1').boundingBox())!;
+    const artWide = (await wide.page.locator('.product-top .gallery').boundingBox())!;
+    expect(h1Wide.x).toBeGreaterThanOrEqual(artWide.x + artWide.width);
+    expect(h1Wide.y).toBeLessThan(artWide.y + artWide.height / 2);
+    await wide.context.close();
+  });
+
   it('the Products menu closes on Escape (focus back on it), on a click outside and when focus leaves it', async () => {
     for (const width of [375, 1200]) {
       const { context, page } = await open(routeOf(site, 'home'), { viewport: { width, height: 800 } });

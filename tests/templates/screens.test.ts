@@ -242,6 +242,15 @@ describe('ProductDetail', () => {
       'Free sample': 'Yes',
     });
   });
+  test('the heading (category, name, latin name) comes before the gallery, and the attributes after it', () => {
+    const order = $('.product-top')
+      .children()
+      .toArray()
+      .map((el) => $(el).attr('class'));
+    expect(order).toEqual(['product-heading', 'gallery', 'product-summary']);
+    expect($('.product-heading').children().toArray().map((el) => el.tagName)).toEqual(['p', 'h1', 'p']);
+    expect($('.product-summary table.attributes').length).toBe(1);
+  });
   test('calls to action preselect their inquiry type and land on the form', () => {
     const ctas = $('.cta-list a')
       .toArray()

@@ -107,8 +107,8 @@ export function productArtwork(model: SiteModel, product: Product): { url: strin
  */
 export const SHARE_CARD = { url: '/images/share.png', width: 1200, height: 630 } as const;
 
-/** Families the card names, in order: whichever the machine has (resvg reads the system's fonts). */
-const CARD_FONTS = "'Liberation Sans', 'DejaVu Sans', Arial, Helvetica, sans-serif";
+/** The card's font family: the build ships its files (emit/share-card.ts), so every machine draws the same card. */
+export const CARD_FONT = 'Inter';
 
 /** SHARE_CARD as SVG (emit/share-card.ts rasterises it): the logo mark, the brand, the tagline and the company. */
 export function shareCardSvg(site: { brand: string; tagline: string; contact: { company: string } }): string {
@@ -122,7 +122,7 @@ export function shareCardSvg(site: { brand: string; tagline: string; contact: { 
     `<rect width="${width}" height="${height}" fill="${background}"/>` +
     `<circle cx="1090" cy="90" r="300" fill="${leaf}" opacity="0.08"/><circle cx="1150" cy="600" r="180" fill="${leaf}" opacity="0.06"/>` +
     `<g transform="translate(96 96) scale(4.5)"><circle cx="16" cy="16" r="16" fill="${leaf}"/><path d="${path}" fill="${background}"/></g>` +
-    `<g font-family="${CARD_FONTS}" fill="#ffffff">` +
+    `<g font-family="${CARD_FONT}" fill="#ffffff">` +
     `<text x="276" y="190" font-size="84" font-weight="700">${escapeXml(wrapWords(site.brand, 18, 1)[0])}</text>` +
     `<g fill="${leaf}">${tagline}</g>` +
     `<text x="96" y="556" font-size="32" letter-spacing="1" opacity="0.9">${escapeXml(site.contact.company)}</text>` +

@@ -105,7 +105,10 @@ export function indexedTextChars(documents: number): number {
 function withoutSummary(summary: string, body: string): string {
   const said = summary.replace(/\.$/, '');
   const at = said === '' ? -1 : body.indexOf(said);
-  return at < 0 ? body : body.slice(0, at) + body.slice(at + said.length).replace(/^[.;,:]/, '');
+  if (at < 0) return body;
+  // The sentence may go on past the summary ("…its colour; the dried rhizome…"): what is left starts one now.
+  const rest = body.slice(at + said.length).replace(/^[.;,:]/, '').replace(/^(\s*)(\p{Ll})/u, (_, space: string, letter: string) => space + letter.toUpperCase());
+  return body.slice(0, at) + rest;
 }
 
 /** The indexed text of one entity, capped at `max` characters (see indexedTextChars). */

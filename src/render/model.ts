@@ -353,6 +353,38 @@ export function relatedArticles(model: SiteModel, product: Product, limit = 4): 
   return chosen;
 }
 
+/**
+ * Articles shown under a page of a product list: one for each product on the
+ * page in turn, until `limit`. Each page of a list gets articles of its own
+ * products, so no two pages repeat one set, and the knowledge library gets
+ * links from the catalogue as well as to it. For a product, the articles
+ * that name it come first: they are about it, where the articles a product
+ * names are sometimes only of the same kind.
+ */
+export function guidesFor(model: SiteModel, products: readonly Product[], limit = 3): Article[] {
+  const chosen: Article[] = [];
+  const seen = new Set<string>();
+  const candidates = products.map((p) => {
+    const list = (model.articlesAbout.get(p.id) ?? []).slice(0, limit);
+    for (const id of p.relatedArticles) {
+      if (list.length >= limit) break;
+      const a = model.articles.get(id);
+      if (a !== undefined && !list.includes(a)) list.push(a);
+    }
+    return list;
+  });
+  for (let round = 0; round < limit && chosen.length < limit; round++) {
+    for (const list of candidates) {
+      const a = list[round];
+      if (a === undefined || seen.has(a.id)) continue;
+      seen.add(a.id);
+      chosen.push(a);
+      if (chosen.length >= limit) break;
+    }
+  }
+  return chosen;
+}
+
 /** Neighbours in a newest-first list: `prev` is the newer item, `next` the older one. */
 export function neighbours<T extends { id: string }>(list: readonly T[], index: Map<string, number>, id: string): { prev?: T; next?: T } {
   const i = index.get(id);

@@ -80,7 +80,7 @@ function RelatedSection<T extends { id: string }>({ kind, title, items, card }: 
   if (items.length === 0) return null;
   return (
     <Repeated
-      cacheKey={`related-${kind}\n${items.map(identityOf).join(' ')}`}
+      cacheKey={`related-${kind}\n${title}\n${items.map(identityOf).join(' ')}`}
       render={() => (
         <section aria-labelledby={`related-${kind}-heading`}>
           <h2 id={`related-${kind}-heading`}>{title}</h2>
@@ -99,4 +99,9 @@ export function RelatedProducts({ model, products }: { model: SiteModel; product
 /** Related articles of a product. */
 export function RelatedArticles({ model, articles }: { model: SiteModel; articles: readonly Article[] }) {
   return <RelatedSection kind="articles" title="Related articles" items={articles} card={(a) => <ArticleCard key={a.id} model={model} article={a} />} />;
+}
+
+/** Articles for the products of a page of a product list (guidesFor in render/model.ts). */
+export function ListGuides({ model, articles }: { model: SiteModel; articles: readonly Article[] }) {
+  return <RelatedSection kind="guides" title="From our Knowledge Center" items={articles} card={(a) => <ArticleCard key={a.id} model={model} article={a} />} />;
 }

@@ -1,7 +1,7 @@
 /** All products, a category, and their paged lists. An empty category says so and offers contact. */
-import { findNav, screenHref, type NavNode } from '../render/model.js';
+import { findNav, guidesFor, screenHref, type NavNode } from '../render/model.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
-import { ProductCard } from './Cards.js';
+import { ListGuides, ProductCard } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';
 import { Pagination } from './Pagination.js';
 import { PopularCategories } from './PopularCategories.js';
@@ -55,6 +55,7 @@ export function ProductList({ model, route, view, crumbs }: ScreenProps<'product
         </div>
       )}
       <Pagination pages={list.pages} current={pageNo} />
+      <ListGuides model={model} articles={guidesFor(model, items)} />
       <InquireSecond action={model.site.inquiryEndpoint} page={route.path} />
     </div>
   );

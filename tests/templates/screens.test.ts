@@ -1,8 +1,9 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { Block } from '../../src/load/schema.js';
 import { createSiteModel } from '../../src/render/model.js';
+import { load } from 'cheerio';
 import { renderErrorFallback, renderRoute, render404 } from '../../src/render/page.js';
-import { ASSETS, fixtureCatalogue } from '../render/fixture.js';
+import { ASSETS, fixtureCatalogue, routeAt } from '../render/fixture.js';
 import { renderPath } from '../render/helpers.js';
 
 // Templates are JSX: see jsx-dev-shim.ts.
@@ -201,15 +202,27 @@ describe('Home', () => {
 describe('ProductList', () => {
   test('lists featured first, then by name, in pages', () => {
     const page1 = renderPath('/monomer/page-1').$;
-    expect(page1('.card-grid .card-title').toArray().map((h) => page1(h).text())).toEqual(['Bulk Curcumin', 'Berberine Powder']);
+    expect(page1('.card-grid .product-card .card-title').toArray().map((h) => page1(h).text())).toEqual(['Bulk Curcumin', 'Berberine Powder']);
     const page2 = renderPath('/monomer/page-2').$;
-    expect(page2('.card-grid .card-title').toArray().map((h) => page2(h).text())).toEqual(['Bulk Quercetin']);
+    expect(page2('.card-grid .product-card .card-title').toArray().map((h) => page2(h).text())).toEqual(['Bulk Quercetin']);
     expect(page2('h1').text()).toBe('Monomer – page 2');
   });
   test('a category lists products listed in it from another category', () => {
     const { $ } = renderPath('/herb-extract');
-    expect($('.card-grid .card-title').toArray().map((h) => $(h).text())).toEqual(['Bulk Curcumin']);
+    expect($('.card-grid .product-card .card-title').toArray().map((h) => $(h).text())).toEqual(['Bulk Curcumin']);
     expect($('.chips a').toArray().map((a) => $(a).attr('href'))).toEqual(['/monomer/page-1']);
+  });
+  test("a list page ends with articles for its own products; a product page showing the same articles keeps its heading", () => {
+    const catalogue = fixtureCatalogue();
+    const model = createSiteModel(catalogue, ASSETS);
+    // One model for both, the list first: the related section's template is cached per model.
+    const list = load(renderRoute(model, routeAt(catalogue, '/herb-extract')));
+    const product = load(renderRoute(model, routeAt(catalogue, '/monomer/bulk-curcumin')));
+    expect(list('#related-guides-heading').text()).toBe('From our Knowledge Center');
+    expect(list('#related-guides-heading').next().find('.card-title').toArray().map((h) => list(h).text())).toEqual(['What Is Curcumin?']);
+    expect(product('#related-articles-heading').text()).toBe('Related articles');
+    expect(product('#related-articles-heading').next().find('.card-title').toArray().map((h) => product(h).text())).toEqual(['What Is Curcumin?']);
+    expect(product('#related-guides-heading').length).toBe(0);
   });
   test('an empty category says so and offers a contact link', () => {
     const { $ } = renderPath('/api');

@@ -29,6 +29,7 @@ import { planTwins, safeOutputFile, twinFileOf, UnsafePathError } from './paths.
 import { writeSearchIndexCached } from './search-cache.js';
 import { siteWriter } from './site-files.js';
 import { defaultCacheDir } from '../load/cache.js';
+import { headersFile, HEADERS_FILE } from './headers-file.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from './sitemap.js';
 
 export interface BuildOptions {
@@ -369,6 +370,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     writeSitemap(writer, origin, sitemapEntries(plan.map((p) => facts[p.index]))),
     writer.write([
       { path: 'robots.txt', contents: robotsTxt(origin) },
+      { path: HEADERS_FILE, contents: headersFile(catalogue.site) },
       { path: LOGO_MARK.url.slice(1), contents: logoSvg() },
       { path: SHARE_CARD.url.slice(1), contents: card },
     ]),

@@ -5,33 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import * as cheerio from 'cheerio';
+import { type InlineHashes, originOf } from '../core/http-headers.js';
 
-/** Extra CSP sources per directive, e.g. `{ 'script-src': ['https://www.googletagmanager.com'] }`. */
-export type CspExtra = Readonly<Record<string, readonly string[]>>;
-
-export interface InlineHashes {
-  scripts: string[];
-  styles: string[];
-  /** Hashes of `style="…"` attributes; they need 'unsafe-hashes' to take effect. */
-  styleAttributes: string[];
-  /**
-   * https origins the page itself loads scripts, stylesheets and images from
-   * (the third-party scripts site.json configures). Text content cannot add
-   * elements (React escapes it), so these come from the templates.
-   */
-  origins?: { script: string[]; style: string[]; img: string[] };
-}
-
-export const NO_INLINE: InlineHashes = { scripts: [], styles: [], styleAttributes: [] };
-
-const originOf = (url: string | undefined): string[] => {
-  if (!url || !/^https:\/\//i.test(url)) return [];
-  try {
-    return [new URL(url).origin];
-  } catch {
-    return [];
-  }
-};
+// Pure parts shared with the build's dist/_headers (emit/headers-file.ts), which must not load cheerio.
+export { type CspExtra, type InlineHashes, NO_INLINE, SECURITY_HEADERS, contentSecurityPolicy } from '../core/http-headers.js';
 
 /** Script types a browser executes; anything else (JSON-LD, importmap-free data blocks) is data, not script. */
 const EXECUTABLE_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/i;
@@ -60,34 +37,6 @@ export function inlineHashes(html: string): InlineHashes {
   };
 }
 
-export function contentSecurityPolicy(hashes: InlineHashes, extra: CspExtra = {}): string {
-  const directives = new Map<string, string[]>([
-    ['default-src', ["'self'"]],
-    ['script-src', ["'self'", ...(hashes.origins?.script ?? []), ...hashes.scripts]],
-    [
-      'style-src',
-      [
-        "'self'",
-        ...(hashes.origins?.style ?? []),
-        ...hashes.styles,
-        ...(hashes.styleAttributes.length > 0 ? ["'unsafe-hashes'", ...hashes.styleAttributes] : []),
-      ],
-    ],
-    ['img-src', ["'self'", 'data:', ...(hashes.origins?.img ?? [])]],
-    ['font-src', ["'self'"]],
-    ['connect-src', ["'self'"]],
-    ['object-src', ["'none'"]],
-    ['frame-ancestors', ["'none'"]],
-    ['form-action', ["'self'"]],
-    ['base-uri', ["'self'"]],
-  ]);
-  for (const [name, sources] of Object.entries(extra)) {
-    const current = directives.get(name) ?? ["'self'"];
-    directives.set(name, [...current, ...sources.filter((s) => !current.includes(s))]);
-  }
-  return [...directives].map(([name, sources]) => `${name} ${sources.join(' ')}`).join('; ');
-}
-
 /**
  * Parses `--csp directive:source` options. Sources are host expressions or
  * schemes; quotes, semicolons and commas are refused so that an option can
@@ -106,12 +55,3 @@ export function parseCspOptions(values: readonly string[]): { extra: Record<stri
   }
   return { extra, errors };
 }
-
-/** Headers every response carries, whatever its status. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-};

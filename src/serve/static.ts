@@ -24,13 +24,13 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import sirv from 'sirv';
 import { type Encoding, isCompressible, isNotModified, negotiateEncoding, parseRange } from './http.js';
 import { isHiddenPath } from './paths.js';
+import { REVALIDATE, cacheControlOf } from '../core/http-headers.js';
 import { type CspExtra, NO_INLINE, contentSecurityPolicy, inlineHashes } from './security.js';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE = 'no-cache';
+export { IMMUTABLE, REVALIDATE } from '../core/http-headers.js';
 
 export interface StaticOptions {
   /** The built site, normally `dist/`. */
@@ -210,7 +210,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       // A content hash keeps ETags (and 304s) stable across rebuilds that did not change the file.
       etag: body ? contentEtag(body) : statEtag(st.size, st.mtimeMs),
       lastModified: st.mtime.toUTCString(),
-      cacheControl: file.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
+      cacheControl: cacheControlOf(file),
       csp: isHtml && body ? contentSecurityPolicy(inlineHashes(body.toString('utf8')), opts.cspExtra) : baseCsp,
       body,
       compressible: body !== null && body.length >= 256 && isCompressible(found.contentType),

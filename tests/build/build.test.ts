@@ -77,7 +77,7 @@ describe('a successful build', () => {
     expect(first.stdout).toMatch(SUMMARY_OK);
   });
 
-  test('writes exactly the expected files: a page per route (a duplicate once) and its .html twin, 404, artwork, logo, assets, search index, sitemap, robots', () => {
+  test('writes exactly the expected files: a page per route (a duplicate once) and its .html twin, 404, artwork, logo, assets, search index, sitemap, robots, _headers', () => {
     const files = listFiles(dist);
     const search = files.filter((f) => f.startsWith('search/') && f.endsWith('.json'));
     expect(search).toHaveLength(2);
@@ -96,6 +96,7 @@ describe('a successful build', () => {
       ...search,
       'robots.txt',
       'sitemap.xml',
+      '_headers',
     ].sort();
     expect(files).toEqual(expected);
     for (const route of ROUTES) {

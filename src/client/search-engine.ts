@@ -14,9 +14,17 @@ export interface Hit {
   snippet: Segment[];
 }
 
+/** The answer to a query: the first results (of `kind`, or of every kind), and how many of each kind matched in all. */
+export interface Answer {
+  hits: Hit[];
+  counts: Record<SearchKind, number>;
+  /** The kind the hits are of; null when asked for none, or when nothing of the kind asked for matched. */
+  kind: SearchKind | null;
+}
+
 export interface Engine {
   documents: number;
-  search(query: string): Hit[];
+  search(query: string, kind?: SearchKind | null): Answer;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -34,7 +42,7 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
   const options = queryOptionsFor(file.docs);
   return {
     documents: file.docs.length,
-    search(query) {
+    search(query, kind = null) {
       let results = mini.search(query, options);
       if (results.length === 0) {
         // Nothing has every word: accept documents with at least half of them,
@@ -44,11 +52,16 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
         const need = Math.max(1, Math.ceil(words / 2));
         results = mini.search(query, { ...options, combineWith: 'OR' }).filter((r) => r.queryTerms.length >= need);
       }
-      return results.slice(0, SEARCH.maxResults).map((r) => {
+      const counts: Record<SearchKind, number> = { product: 0, article: 0, news: 0 };
+      for (const r of results) counts[file.docs[r.id as number][0]]++;
+      const shown = kind !== null && counts[kind] > 0 ? kind : null;
+      if (shown !== null) results = results.filter((r) => file.docs[r.id as number][0] === shown);
+      const hits = results.slice(0, SEARCH.maxResults).map((r) => {
         const [kind, url, title, excerpt] = file.docs[r.id as number];
         const terms = new Set(r.terms);
         return { kind, url, title: highlight(title, terms), snippet: highlight(snippetWindow(excerpt, terms, SEARCH.snippetChars), terms) };
       });
+      return { hits, counts, kind: shown };
     },
   };
 }

@@ -4,13 +4,14 @@
  * main thread would freeze scrolling and typing. The page posts queries and
  * gets result lists back.
  */
-import { loadEngine, type Engine, type Hit } from './search-engine.js';
+import { loadEngine, type Answer, type Engine } from './search-engine.js';
+import type { SearchKind } from './search-options.js';
 
-export type WorkerRequest = { type: 'load' } | { type: 'search'; id: number; query: string };
+export type WorkerRequest = { type: 'load' } | { type: 'search'; id: number; query: string; kind: SearchKind | null };
 export type WorkerReply =
   | { type: 'ready'; documents: number }
   | { type: 'error'; message: string }
-  | { type: 'results'; id: number; hits: Hit[]; ms: number };
+  | { type: 'results'; id: number; answer: Answer; ms: number };
 
 let engine: Promise<Engine> | null = null;
 const reply = (message: WorkerReply) => (self as unknown as { postMessage(m: WorkerReply): void }).postMessage(message);
@@ -26,8 +27,8 @@ self.addEventListener('message', (event: MessageEvent<WorkerRequest>) => {
   } else if (request.type === 'search' && engine) {
     void engine.then((e) => {
       const t0 = performance.now();
-      const hits = e.search(request.query);
-      reply({ type: 'results', id: request.id, hits, ms: performance.now() - t0 });
+      const answer = e.search(request.query, request.kind);
+      reply({ type: 'results', id: request.id, answer, ms: performance.now() - t0 });
     });
   }
 });

@@ -588,6 +588,58 @@ describe('search', () => {
     await context.close();
   });
 
+  it('shows one kind of result at a time with buttons that count every match, and keeps the choice in the URL', async () => {
+    // The first word that finds several kinds: a product's name, else words the shipped catalogue's articles share with products.
+    const { word: productName } = await productWord();
+    let found: { context: BrowserContext; page: Page } | undefined;
+    for (const word of [productName, 'curcumin', 'ginseng', 'extract']) {
+      const { context, page } = await open(`${routeOf(site, 'search')}?q=${encodeURIComponent(word)}`);
+      await expect.poll(() => attr(page.locator('[data-search-results]'), 'data-state'), { timeout: 15_000 }).toBe('ready');
+      if ((await page.locator('.search-filters button').count()) > 2) {
+        found = { context, page };
+        break;
+      }
+      await context.close();
+    }
+    expect(found, 'no query finds both products and articles').toBeDefined();
+    const { context, page } = found!;
+    const results = page.locator('[data-search-results]');
+    const max = 50; // SEARCH.maxResults
+    const shown = () => results.locator('.search-result').evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.kind));
+    const buttons = await results.locator('.search-filters[role="group"] button').evaluateAll((bs) =>
+      bs.map((b) => ({ kind: (b as HTMLElement).dataset.kind, label: b.firstChild!.textContent!.trim(), count: Number(b.querySelector('.search-filter-count')!.textContent), pressed: b.getAttribute('aria-pressed') })),
+    );
+    const [all, ...kinds] = buttons;
+    expect(all).toEqual({ kind: '', label: 'All', count: kinds.reduce((n, b) => n + b.count, 0), pressed: 'true' });
+    expect(kinds.map((b) => b.label)).toEqual(kinds.map((b) => ({ product: 'Products', article: 'Articles', news: 'News' })[b.kind!]));
+    expect((await shown()).length).toBe(Math.min(all.count, max));
+
+    for (const b of kinds) {
+      await results.locator(`.search-filters button[data-kind="${b.kind}"]`).click();
+      await expect.poll(() => attr(results, 'data-kind')).toBe(b.kind);
+      // Counted over every match, listed up to the page's maximum: a kind with many matches beyond the first 50 of all shows them too.
+      expect(await shown()).toEqual(Array(Math.min(b.count, max)).fill(b.kind));
+      const status = (await results.locator('.search-status').textContent()) ?? '';
+      expect(status.startsWith(`${b.count} `)).toBe(true);
+      expect(status.endsWith(`, the first ${max} shown`)).toBe(b.count > max);
+      expect(await attr(results.locator(`.search-filters button[data-kind="${b.kind}"]`), 'aria-pressed')).toBe('true');
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kind)).toBe(b.kind);
+      expect(await page.evaluate(() => new URL(location.href).searchParams.get('kind'))).toBe(b.kind);
+    }
+
+    // A reload (or a shared link) shows the same kind.
+    const last = kinds.at(-1)!;
+    await page.reload();
+    await expect.poll(() => attr(results, 'data-state'), { timeout: 15_000 }).toBe('ready');
+    expect(await shown()).toEqual(Array(Math.min(last.count, max)).fill(last.kind));
+
+    await results.locator('.search-filters button[data-kind=""]').click();
+    await expect.poll(() => attr(results, 'data-kind')).toBe('all');
+    expect((await shown()).length).toBe(Math.min(all.count, max));
+    expect(await page.evaluate(() => new URL(location.href).searchParams.has('kind'))).toBe(false);
+    await context.close();
+  });
+
   it('shows the /search/404 suggestions when nothing matches, and never renders the query as HTML', async () => {
     // Several words, none matching together: the any-half fallback must not turn "1" or "x" into results.
     const { context, page } = await open(`${routeOf(site, 'search')}?q=${encodeURIComponent('zqxjvw <img src=x onerror=alert(1)>')}`);

@@ -10,9 +10,9 @@ export const SEARCH_INDEX_VERSION = 1;
 /** Fixed-name entry file (revalidated) pointing at the content-hashed index (cached for ever). */
 export const SEARCH_ENTRY_PATH = '/search/entry.json';
 
-export type SearchKind = 'product' | 'article' | 'news';
+import type { SearchKind } from './search-kinds.js';
 
-export const KIND_LABELS: Record<SearchKind, string> = { product: 'Product', article: 'Article', news: 'News' };
+export { KIND_LABELS, type SearchKind } from './search-kinds.js';
 
 /** One document: [kind, url, title, excerpt]. A tuple keeps the JSON small. */
 export type StoredDoc = [SearchKind, string, string, string];

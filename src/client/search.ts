@@ -12,7 +12,7 @@
 import './main.js';
 import { ChunkLoadError, loadChunk } from './chunk.js';
 import { SEARCH } from './constants.js';
-import { KIND_LABELS, type SearchKind } from './search-options.js';
+import { KIND_LABELS, type SearchKind } from './search-kinds.js';
 import type { Answer, Hit } from './search-engine.js';
 import type { WorkerReply, WorkerRequest } from './search-worker.js';
 import type { Segment } from './snippet.js';
@@ -100,7 +100,7 @@ function render(container: HTMLElement, empty: HTMLElement | null, query: string
     return;
   }
   const matched = answer.kind === null ? KINDS.reduce((n, kind) => n + answer.counts[kind], 0) : answer.counts[answer.kind];
-  const what = answer.kind === null ? `result${matched === 1 ? '' : 's'}` : matched === 1 ? KIND_LABELS[answer.kind].toLowerCase() : PLURAL[answer.kind].toLowerCase();
+  const what = (answer.kind === null ? 'result' + (matched === 1 ? '' : 's') : matched === 1 ? KIND_LABELS[answer.kind] : PLURAL[answer.kind]).toLowerCase();
   status.textContent = `${matched} ${what} for “${query}”${hits.length < matched ? `, the first ${hits.length} shown` : ''}`;
   const list = document.createElement('ol');
   list.className = 'search-results-list';

@@ -4,8 +4,14 @@
  * again, covering the page. Enhanced, it closes as a menu does: on Escape
  * (focus back on its summary), on a click or tap outside it, and when focus
  * moves out of it.
+ *
+ * On a phone the main navigation is one row that scrolls sideways
+ * (styles.css): the entry of the current section, when it lies past the
+ * row's right edge (About us, Contact us), is scrolled into view, so the
+ * buyer sees where they are.
  */
 export function initMenus(root: ParentNode = document): void {
+  showCurrentEntry(root);
   const menus = Array.from(root.querySelectorAll<HTMLDetailsElement>('.site-nav details'));
   if (menus.length === 0) return;
   const close = (menu: HTMLDetailsElement, refocus: boolean) => {
@@ -31,4 +37,13 @@ export function initMenus(root: ParentNode = document): void {
       if (next !== null && !menu.contains(next)) close(menu, false);
     });
   }
+}
+
+function showCurrentEntry(root: ParentNode): void {
+  const current = root.querySelector<HTMLElement>('.nav-main [aria-current="page"], .nav-main .is-current');
+  const row = current?.closest<HTMLElement>('.nav-main');
+  if (!current || !row || row.scrollWidth <= row.clientWidth) return;
+  // The row's own scroll position only: scrollIntoView would also scroll the page, off a #fragment it landed on.
+  const past = current.getBoundingClientRect().right - row.getBoundingClientRect().right;
+  if (past > 0) row.scrollLeft += past + 16;
 }

@@ -393,6 +393,23 @@ describe('navigation', () => {
     await wide.context.close();
   });
 
+  it('on a phone, the scrolling menu shows the current section\'s entry, without scrolling the page off its fragment', async () => {
+    const contact = routeOf(site, 'contact');
+    for (const [p, scrolled] of [[contact, false], [`${contact}#contact-form`, true]] as const) {
+      const { context, page } = await open(p, { viewport: { width: 375, height: 667 } });
+      const cta = page.locator('.site-nav a.nav-cta[aria-current="page"]');
+      await expect.poll(async () => (await cta.boundingBox())!.x + (await cta.boundingBox())!.width).toBeLessThanOrEqual(375);
+      expect((await cta.boundingBox())!.x).toBeGreaterThanOrEqual(0);
+      expect(await page.evaluate(() => window.scrollY > 0)).toBe(scrolled);
+      await context.close();
+    }
+    // Home's entry is the first: the row stays at its start.
+    const { context, page } = await open(routeOf(site, 'home'), { viewport: { width: 375, height: 667 } });
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.nav-main').evaluate((ul) => ul.scrollLeft)).toBe(0);
+    await context.close();
+  });
+
   it('the Products menu closes on Escape (focus back on it), on a click outside and when focus leaves it', async () => {
     for (const width of [375, 1200]) {
       const { context, page } = await open(routeOf(site, 'home'), { viewport: { width, height: 800 } });

@@ -393,7 +393,7 @@ describe('navigation', () => {
     await wide.context.close();
   });
 
-  it('on a phone, the scrolling menu shows the current section\'s entry, without scrolling the page off its fragment', async () => {
+  it('on a phone, the scrolling menu shows the current section\'s entry, without scrolling the page off its fragment, and fades its edge while entries lie past it', async () => {
     const contact = routeOf(site, 'contact');
     for (const [p, scrolled] of [[contact, false], [`${contact}#contact-form`, true]] as const) {
       const { context, page } = await open(p, { viewport: { width: 375, height: 667 } });
@@ -401,12 +401,15 @@ describe('navigation', () => {
       await expect.poll(async () => (await cta.boundingBox())!.x + (await cta.boundingBox())!.width).toBeLessThanOrEqual(375);
       expect((await cta.boundingBox())!.x).toBeGreaterThanOrEqual(0);
       expect(await page.evaluate(() => window.scrollY > 0)).toBe(scrolled);
+      // Scrolled to its end, the row's edge no longer fades.
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('.site-nav')!, '::after').opacity)).toBe('0');
       await context.close();
     }
-    // Home's entry is the first: the row stays at its start.
+    // Home's entry is the first: the row stays at its start, its right edge fading over the entries past it.
     const { context, page } = await open(routeOf(site, 'home'), { viewport: { width: 375, height: 667 } });
     await page.waitForLoadState('networkidle');
     expect(await page.locator('.nav-main').evaluate((ul) => ul.scrollLeft)).toBe(0);
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.site-nav')!, '::after').opacity)).toBe('1');
     await context.close();
   });
 

@@ -7,3 +7,7 @@
 export type SearchKind = 'product' | 'article' | 'news';
 
 export const KIND_LABELS: Record<SearchKind, string> = { product: 'Product', article: 'Article', news: 'News' };
+
+/** The kinds in their order on the search page, and their names for many results. */
+export const KINDS = Object.keys(KIND_LABELS) as SearchKind[];
+export const KIND_PLURALS: Record<SearchKind, string> = { product: 'Products', article: 'Articles', news: 'News' };

@@ -12,7 +12,7 @@
 import './main.js';
 import { ChunkLoadError, loadChunk } from './chunk.js';
 import { SEARCH } from './constants.js';
-import { KIND_LABELS, type SearchKind } from './search-kinds.js';
+import { KIND_LABELS, KIND_PLURALS, KINDS, type SearchKind } from './search-kinds.js';
 import type { Answer, Hit } from './search-engine.js';
 import type { WorkerReply, WorkerRequest } from './search-worker.js';
 import type { Segment } from './snippet.js';
@@ -45,9 +45,6 @@ function resultItem(hit: Hit): HTMLLIElement {
   return li;
 }
 
-const KINDS = Object.keys(KIND_LABELS) as SearchKind[];
-const PLURAL: Record<SearchKind, string> = { product: 'Products', article: 'Articles', news: 'News' };
-
 const kindOf = (value: string | null | undefined): SearchKind | null => (KINDS.includes(value as SearchKind) ? (value as SearchKind) : null);
 
 /**
@@ -77,7 +74,7 @@ function filterBar(answer: Answer, choose: (kind: SearchKind | null) => void): H
     return b;
   };
   const total = matched.reduce((n, kind) => n + answer.counts[kind], 0);
-  bar.append(button(null, 'All', total), ...matched.map((kind) => button(kind, PLURAL[kind], answer.counts[kind])));
+  bar.append(button(null, 'All', total), ...matched.map((kind) => button(kind, KIND_PLURALS[kind], answer.counts[kind])));
   return bar;
 }
 
@@ -100,7 +97,7 @@ function render(container: HTMLElement, empty: HTMLElement | null, query: string
     return;
   }
   const matched = answer.kind === null ? KINDS.reduce((n, kind) => n + answer.counts[kind], 0) : answer.counts[answer.kind];
-  const what = (answer.kind === null ? 'result' + (matched === 1 ? '' : 's') : matched === 1 ? KIND_LABELS[answer.kind] : PLURAL[answer.kind]).toLowerCase();
+  const what = (answer.kind === null ? 'result' + (matched === 1 ? '' : 's') : matched === 1 ? KIND_LABELS[answer.kind] : KIND_PLURALS[answer.kind]).toLowerCase();
   status.textContent = `${matched} ${what} for “${query}”${hits.length < matched ? `, the first ${hits.length} shown` : ''}`;
   const list = document.createElement('ol');
   list.className = 'search-results-list';

@@ -76,7 +76,9 @@ export const REVALIDATE = 'no-cache';
 /** Files whose names carry a hash of their content: Vite's bundles and the search index (emit/search-index.ts). */
 export const IMMUTABLE_PATHS = ['/assets/*', '/search/index-*'] as const;
 
-const IMMUTABLE_FILE = /^\/assets\/|^\/search\/index-[0-9a-f]+\.json$/;
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+/** IMMUTABLE_PATHS as one test of a URL path, each `*` matching anything, as the hosts read them. */
+const IMMUTABLE_FILE = new RegExp(`^(?:${IMMUTABLE_PATHS.map((path) => path.split('*').map(escapeRegExp).join('.*')).join('|')})$`);
 
 /** Cache-Control of a published file by its URL path: a year for hashed names, else revalidate on every use. */
 export function cacheControlOf(urlPath: string): string {

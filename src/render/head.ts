@@ -9,7 +9,7 @@ import { isSvgUrl } from '../core/social.js';
 import { artworkUrl, ARTWORK_SIZE, SHARE_CARD } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
 import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
-import { absoluteUrl, firstParagraph, laterDate, safeHref, squash, trimToSentences } from './text.js';
+import { absoluteUrl, firstParagraph, laterDate, safeHref, siteUrl, squash, trimToSentences } from './text.js';
 import type { Crumb, View } from './view.js';
 
 export type MetaField = 'title' | 'description' | 'keywords';
@@ -141,7 +141,7 @@ export function productImage(product: Product): OgImage {
   return { url: artworkUrl(product), ...ARTWORK_SIZE, alt: product.name };
 }
 
-const absolute = (model: SiteModel, url: string): string => (/^https?:\/\//i.test(url) ? url : absoluteUrl(model.site.origin, url));
+const absolute = (model: SiteModel, url: string): string => siteUrl(model.site.origin, url);
 
 /**
  * A page's social preview image: its own when it is a raster image, else the

@@ -331,26 +331,33 @@ export function relatedProducts(model: SiteModel, product: Product, limit = 4): 
   return chosen;
 }
 
-/** Articles shown on a product page: those it names, then those that name it. */
-export function relatedArticles(model: SiteModel, product: Product, limit = 4): Article[] {
+/**
+ * The first `limit` distinct articles of `sources`, in order. It stops at the
+ * limit: a popular product is named by hundreds of articles.
+ */
+function firstArticles(limit: number, ...sources: Array<Iterable<Article | undefined>>): Article[] {
   const chosen: Article[] = [];
   const seen = new Set<string>();
-  const take = (a: Article | undefined): void => {
-    if (a && !seen.has(a.id)) {
-      seen.add(a.id);
-      chosen.push(a);
+  for (const source of sources) {
+    for (const a of source) {
+      if (chosen.length >= limit) return chosen;
+      if (a && !seen.has(a.id)) {
+        seen.add(a.id);
+        chosen.push(a);
+      }
     }
-  };
-  for (const id of product.relatedArticles) {
-    if (chosen.length >= limit) return chosen;
-    take(model.articles.get(id));
-  }
-  // A popular product is named by hundreds of articles: stop at the limit.
-  for (const a of model.articlesAbout.get(product.id) ?? []) {
-    if (chosen.length >= limit) break;
-    take(a);
   }
   return chosen;
+}
+
+/** The articles a product names. */
+function* namedBy(model: SiteModel, product: Product): Iterable<Article | undefined> {
+  for (const id of product.relatedArticles) yield model.articles.get(id);
+}
+
+/** Articles shown on a product page: those it names, then those that name it. */
+export function relatedArticles(model: SiteModel, product: Product, limit = 4): Article[] {
+  return firstArticles(limit, namedBy(model, product), model.articlesAbout.get(product.id) ?? []);
 }
 
 /**
@@ -364,15 +371,7 @@ export function relatedArticles(model: SiteModel, product: Product, limit = 4): 
 export function guidesFor(model: SiteModel, products: readonly Product[], limit = 3): Article[] {
   const chosen: Article[] = [];
   const seen = new Set<string>();
-  const candidates = products.map((p) => {
-    const list = (model.articlesAbout.get(p.id) ?? []).slice(0, limit);
-    for (const id of p.relatedArticles) {
-      if (list.length >= limit) break;
-      const a = model.articles.get(id);
-      if (a !== undefined && !list.includes(a)) list.push(a);
-    }
-    return list;
-  });
+  const candidates = products.map((p) => firstArticles(limit, model.articlesAbout.get(p.id) ?? [], namedBy(model, p)));
   for (let round = 0; round < limit && chosen.length < limit; round++) {
     for (const list of candidates) {
       const a = list[round];

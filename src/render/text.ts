@@ -39,6 +39,9 @@ export function absoluteUrl(origin: string, path: string): string {
   return origin + encodePath(path.startsWith('/') ? path : '/' + path);
 }
 
+/** An image or link URL made absolute on the site: one already absolute (http or https) is kept as it is. */
+export const siteUrl = (origin: string, url: string): string => (/^https?:\/\//i.test(url) ? url : absoluteUrl(origin, url));
+
 /** Plain text of rich text (for descriptions, snippets and JSON-LD). */
 export function richToText(text: RichText): string {
   if (typeof text === 'string') return text;

@@ -6,7 +6,7 @@ import type { SiteConfig } from '../load/schema.js';
 import { LOGO_MARK } from '../render/artwork.js';
 import type { HeadData } from '../render/head.js';
 import type { AssetRefs } from '../render/model.js';
-import { absoluteUrl } from '../render/text.js';
+import { siteUrl } from '../render/text.js';
 import { jsonLdScript } from './JsonLd.js';
 import { RepeatedHead } from './slots.js';
 
@@ -113,7 +113,7 @@ const keptByReact = (url: string | undefined): boolean => url === undefined || u
 
 export function Head({ head, site, assets, search = false }: HeadProps) {
   const shared = head.shareImage;
-  const image = shared ? (/^https?:\/\//i.test(shared.url) ? shared.url : absoluteUrl(site.origin, shared.url)) : undefined;
+  const image = shared ? siteUrl(site.origin, shared.url) : undefined;
   const shape: HeadShape = {
     keywords: head.keywords !== '',
     noindex: !head.indexable,

@@ -54,6 +54,7 @@ export const CODES = {
 
   // content
   'check/duplicate-id': ['error', 'Two entities of one kind share a node id.'],
+  'check/unsafe-slug': ['error', 'A product slug cannot name its artwork file (a "/", "\\", ".." or another character outside letters, digits, "-", "_", ".").'],
   'check/duplicate-slug': ['error', 'Two products share a slug (it names the product artwork).'],
   'check/duplicate-category-path': ['error', 'Two categories share a path.'],
   'check/duplicate-page-kind': ['error', 'Two pages of data/pages have the same kind.'],
@@ -62,6 +63,15 @@ export const CODES = {
   'check/category-cycle': ['error', 'A category is its own ancestor through parentId.'],
   'check/unsafe-link': ['error', 'A link in content uses a scheme other than http(s), mailto or tel.'],
   'check/broken-link': ['error', 'A site-relative link in content leads to no route.'],
+
+  // images (data/images/ and the images content names)
+  'check/unsafe-image': ['error', 'An image src uses a scheme other than http(s) (javascript:, data:, …) or starts with "//".'],
+  'check/missing-image': ['error', 'An image src on this site names no file of data/images/ (nor an image the build makes), or is a relative path.'],
+  'check/image-clash': ['error', 'A file of data/images/ would take the URL of an image the build makes (the logo, the share card, a product artwork).'],
+  'check/unsafe-svg': ['error', 'An SVG in data/images/ has a script, an event handler, a javascript: URL or embedded HTML.'],
+  'check/image-size-mismatch': ['warning', 'An image file\'s shape (width to height) is not the one its content declares.'],
+  'check/image-heavy': ['warning', 'A file of data/images/ is over 400 KB or 2,560 pixels on its longer side (it is published as it is).'],
+  'check/unused-image': ['info', 'A file of data/images/ that no product, news item or banner shows (it is published all the same).'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 
 export type Code = keyof typeof CODES;

@@ -12,6 +12,7 @@ import type { RouteRecord } from '../load/schema.js';
 import { createContext } from './context.js';
 import { checkCoverage } from './coverage.js';
 import { isSafePath, outputFileOf } from './paths.js';
+import { checkImages } from './images.js';
 import { checkReferences } from './references.js';
 import { checkRoutes } from './routes.js';
 
@@ -23,7 +24,7 @@ export interface CheckOptions {
 /** Every cross-file problem of the catalogue, sorted by file, pointer and code. */
 export function checkCatalogue(catalogue: Catalogue, options: CheckOptions = {}): Diagnostic[] {
   const ctx = createContext(catalogue);
-  const found = [...checkRoutes(ctx), ...checkCoverage(ctx), ...checkReferences(ctx)];
+  const found = [...checkRoutes(ctx), ...checkCoverage(ctx), ...checkReferences(ctx), ...checkImages(ctx)];
   const located = options.locate ? found.map((d) => ({ ...d, ...options.locate!(d.file, d.pointer) })) : withPositions(found);
   return located.sort(compareDiagnostics);
 }

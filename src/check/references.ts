@@ -7,6 +7,7 @@ import { pointer } from '../core/diagnostic.js';
 import { ERROR_PAGE_PATTERN } from '../core/error-pages.js';
 import type { Block } from '../load/schema.js';
 import { blockLinks } from '../load/lean.js';
+import { FILE_SLUG_EXPECTED, isFileSlug } from '../core/images.js';
 import type { CheckCode } from './codes.js';
 import { diagnostic, type CheckContext } from './context.js';
 
@@ -31,6 +32,11 @@ function checkUniqueness(ctx: CheckContext): Diagnostic[] {
   unique('check/duplicate-id', 'category', catalogue.categories, 'id', 'give each category its own node id.');
   unique('check/duplicate-category-path', 'category', catalogue.categories, 'path', 'give each category its own path.');
   unique('check/duplicate-id', 'product', catalogue.products, 'id', 'give each product its own node id.');
+  for (const p of catalogue.products) {
+    if (!isFileSlug(p.slug)) {
+      out.push(diagnostic('check/unsafe-slug', ctx.fileOf(p), '/slug', `The slug "${p.slug}" names this product's artwork file, /images/products/<slug>.svg, and cannot: expected ${FILE_SLUG_EXPECTED}.`));
+    }
+  }
   unique('check/duplicate-slug', 'product', catalogue.products, 'slug', 'product slugs name the product artwork (/images/products/<slug>.svg) and must be unique.');
   unique('check/duplicate-id', 'article', catalogue.articles, 'id', 'give each article its own node id.');
   unique('check/duplicate-id', 'news item', catalogue.news, 'id', 'give each news item its own node id.');

@@ -27,6 +27,8 @@ export interface CatalogueSizes {
   articles: number;
   news: number;
   pages: number;
+  /** Files of data/images/. */
+  images: number;
 }
 
 export function sizesOf(c: Catalogue): CatalogueSizes {
@@ -37,10 +39,11 @@ export function sizesOf(c: Catalogue): CatalogueSizes {
     articles: c.articles.length,
     news: c.news.length,
     pages: c.pages.length,
+    images: c.images.length,
   };
 }
 
-const NO_SIZES: CatalogueSizes = { declarations: 0, categories: 0, products: 0, articles: 0, news: 0, pages: 0 };
+const NO_SIZES: CatalogueSizes = { declarations: 0, categories: 0, products: 0, articles: 0, news: 0, pages: 0, images: 0 };
 
 /** From the sizes, not the catalogue: on a cache hit the catalogue then need not be deserialized. */
 export function countCatalogue(sizes: CatalogueSizes | null, routes: readonly ResolvedRoute[], diagnostics: readonly Diagnostic[]): CheckCounts {
@@ -88,7 +91,7 @@ export function formatText(diagnostics: readonly Diagnostic[], counts: CheckCoun
     const t = counts.totals;
     const repeated = t.declarations - t.routes;
     lines.push(`  ${'total'.padEnd(width)}  ${String(t.routes).padStart(5)}${repeated > 0 ? paint.dim(`  (${t.declarations} declarations, ${repeated} repeated)`) : ''}`);
-    lines.push(`Content: ${plural(t.categories, 'category', 'categories')}, ${plural(t.products, 'product')}, ${plural(t.articles, 'article')}, ${plural(t.news, 'news item')}, ${plural(t.pages, 'page')}`);
+    lines.push(`Content: ${plural(t.categories, 'category', 'categories')}, ${plural(t.products, 'product')}, ${plural(t.articles, 'article')}, ${plural(t.news, 'news item')}, ${plural(t.pages, 'page')}${t.images > 0 ? `, ${plural(t.images, 'image')}` : ''}`);
   }
   const codes = Object.entries(counts.codes);
   if (codes.length > 1) lines.push(`By code: ${codes.map(([code, n]) => `${code} ${n}`).join(', ')}`);

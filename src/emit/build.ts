@@ -27,6 +27,7 @@ import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, stale
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { planTwins, safeOutputFile, twinFileOf, UnsafePathError } from './paths.js';
 import { writeSearchIndexCached } from './search-cache.js';
+import { publishImages } from './images.js';
 import { siteWriter } from './site-files.js';
 import { defaultCacheDir } from '../load/cache.js';
 import { headersFile, HEADERS_FILE } from './headers-file.js';
@@ -342,7 +343,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
       : new Promise(setImmediate).then(async () =>
           (await writeSearchIndexCached(writer, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey, indexInThread)).files.map((f) => f.path),
         );
-  const [rendered, searchFiles, assetFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, writer)] as const);
+  const [rendered, searchFiles, assetFiles, imageFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, writer), publishImages(writer, catalogue.images)] as const);
   // Every page is written: the workers' memory (each its own copy of the catalogue and model) goes now, not after the reports.
   await ctx.pool.destroy();
   ctx.lap('render');
@@ -380,7 +381,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   // Links resolve against what was really written, search index included.
   // Everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages.
   const errorFiles = rendered.errorPages.pages.map((p) => p.file);
-  const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), ...errorFiles, ...rendered.artwork, ...assetFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
+  const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), ...errorFiles, ...rendered.artwork, ...assetFiles, ...imageFiles, ...searchFiles, ...sitemapFiles, ...siteFiles]);
   const pathOfSource = (i: number) => (i < 0 ? `/${errorPageOfSource(i)}` : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? source.slice(1);

@@ -24,7 +24,7 @@ const FORMAT = 'site-check-cache/2';
  * keeps their imports inside these folders and the packages below.
  */
 export const CODE_DIRS = ['../load', '../check', '../core'] as const;
-export const CODE_PACKAGES = ['zod', 'jsonc-parser'] as const;
+export const CODE_PACKAGES = ['zod', 'jsonc-parser', 'image-size'] as const;
 
 /**
  * Catalogues larger than this (six times the shipped one) are not cached:
@@ -70,13 +70,29 @@ export function codeFingerprint(fresh = false): string | undefined {
   return fingerprint ?? undefined;
 }
 
+/**
+ * An installed package's version, from the package.json above its entry
+ * point: a package whose `exports` leave out `./package.json` (image-size)
+ * cannot be asked for it by name.
+ */
+function packageVersion(require: NodeJS.Require, pkg: string): string {
+  for (let dir = dirname(require.resolve(pkg)); ; dir = dirname(dir)) {
+    try {
+      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version: string };
+      if (json.name === pkg) return json.version;
+    } catch {
+      // no package.json here: a folder inside the package
+    }
+    if (dirname(dir) === dir) throw new Error(`cannot find the version of ${pkg}`);
+  }
+}
+
 function hashCode(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const require = createRequire(import.meta.url);
   const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0`);
   for (const pkg of CODE_PACKAGES) {
-    const { version } = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string };
-    h.update(`${pkg}@${version}\0`);
+    h.update(`${pkg}@${packageVersion(require, pkg)}\0`);
   }
   for (const rel of CODE_DIRS) {
     const dir = resolve(here, rel);
@@ -103,6 +119,9 @@ export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = c
   for (const s of snapshot.strays) h.update(`${s}\0`);
   // Each file by its sha1 (already made while reading it), not its bytes again.
   for (const f of snapshot.files) h.update(`${f.rel}\0${f.into}\0${f.size!}\0${f.digest!}\0`);
+  // Images by content too (the check compares their pixel size with what content declares); their bytes are not held, so they do not count against maxBytes.
+  h.update(`${snapshot.images.length}\0`);
+  for (const i of snapshot.images) h.update(`${i.rel}\0${i.size}\0${i.digest}\0`);
   return h.digest('hex');
 }
 

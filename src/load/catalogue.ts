@@ -11,6 +11,8 @@ export interface Catalogue {
   articles: Article[];
   news: NewsItem[];
   pages: Page[];
+  /** The files of `data/images/`, sorted by URL: the build publishes each at its `url`. */
+  images: CatalogueImage[];
   /**
    * Where each entity came from, relative to the project (e.g. `data/products/bulk-curcumin.json`),
    * so later stages can point diagnostics at the right file. Keys are the entity objects above.
@@ -41,6 +43,24 @@ export interface BodyRef {
    * emptied once they ran (checkDataDir), since nothing later reads them.
    */
   links: Array<[string, string]>;
+}
+
+/** An image file of `data/images/`. */
+export interface CatalogueImage {
+  /** Where the site publishes it: `/images/<path under data/images/>`. */
+  url: string;
+  /** As diagnostics name it: `data/images/…`. */
+  file: string;
+  /** Absolute path of the file. */
+  path: string;
+  size: number;
+  /** sha1 of its bytes when the catalogue was read: the build refuses to publish a file changed since. */
+  digest: string;
+  /** Pixel size from the file's header, when it could be read. */
+  width?: number;
+  height?: number;
+  /** An SVG that could run code when opened on its own (see isScriptedSvg in load/read.ts). */
+  scripted?: true;
 }
 
 export type EntityKind = 'category' | 'product' | 'article' | 'news' | 'page';

@@ -11,7 +11,7 @@ import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
 import { compareDiagnostics } from './order.js';
-import { bytesOf, ChangedFileError, COLLECTION_DIRS, readDataDir, type DataFile, type DataSnapshot } from './read.js';
+import { bytesOf, ChangedFileError, COLLECTION_DIRS, IMAGE_EXTENSIONS, IMAGES_DIR, readDataDir, type DataFile, type DataSnapshot } from './read.js';
 import { join } from 'node:path';
 import type { BodyRef } from './catalogue.js';
 import type { Product } from './schema.js';
@@ -77,7 +77,7 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
       severity: 'warning',
       file: label(rel),
       pointer: '',
-      message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, and *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}), so it is ignored; move it out or fix its name.`,
+      message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}, and image files in ${IMAGES_DIR}/: ${IMAGE_EXTENSIONS.join(', ')}, named with letters, digits, '-', '_' and '.'), so it is ignored; move it out or fix its name.`,
     }),
   );
   // The search text cap depends on the number of documents, known from the listing before any file is read.
@@ -119,6 +119,15 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
     articles: collected.articles,
     news: collected.news,
     pages: collected.pages,
+    images: snapshot.images.map(({ rel, file, size, digest, width, height, scripted }) => ({
+      url: `/${rel}`,
+      file,
+      path: join(snapshot.root, rel),
+      size,
+      digest,
+      ...(width !== undefined && { width, height }),
+      ...(scripted && { scripted }),
+    })),
     sourceOf,
     ...(bodies && { bodies }),
   } as Catalogue;

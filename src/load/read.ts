@@ -6,7 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import type * as ImageSize from 'image-size';
 
 /** The per-entity folders of `data/`, one JSON file per entity. */
 export const COLLECTION_DIRS = ['categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -14,6 +16,33 @@ export type CollectionName = (typeof COLLECTION_DIRS)[number];
 
 /** The single files of `data/`. */
 export const SINGLE_FILES = { site: 'site.json', routes: 'routes.json' } as const;
+
+/**
+ * The folder of image files (photographs, diagrams) that content names as
+ * `/images/<path>`; the build publishes each at that URL.
+ */
+export const IMAGES_DIR = 'images';
+
+/** What `data/images/` may hold: the formats browsers show in `<img>`. */
+export const IMAGE_EXTENSIONS = ['avif', 'gif', 'jpeg', 'jpg', 'png', 'svg', 'webp'] as const;
+const IMAGE_FILE = new RegExp(`^[A-Za-z0-9_-][A-Za-z0-9._-]*\\.(?:${IMAGE_EXTENSIONS.join('|')})$`, 'i');
+/** A sub-folder's name: it becomes a segment of the image's URL, which must need no escaping. */
+const IMAGE_FOLDER = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** An image file of `data/images/`: not parsed, only hashed and measured. */
+export interface DataImageFile {
+  /** Relative to the data directory, forward slashes: `images/products/curcumin.jpg`. */
+  rel: string;
+  /** As diagnostics name it (see DataFile.file). */
+  file: string;
+  size: number;
+  digest: string;
+  /** Pixel size read from the file's header; absent when the header could not be read. */
+  width?: number;
+  height?: number;
+  /** An SVG with a script, an event handler, a javascript: URL or foreign HTML: opened on its own, it would run on the site's origin. */
+  scripted?: true;
+}
 
 export interface DataFile {
   /** Relative to the data directory, forward slashes: `products/bulk-curcumin.json`. */
@@ -45,6 +74,8 @@ export interface DataSnapshot {
   files: DataFile[];
   /** Entries the layout does not know, relative to the data directory, sorted. */
   strays: string[];
+  /** The files of `data/images/`, sorted; their bytes are not held. */
+  images: DataImageFile[];
 }
 
 /** sha1 of a file's bytes, hex: how the cache key and a lean catalogue's body references name a file's content. */
@@ -79,7 +110,7 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
   const root = resolve(dataDir);
   const base = dataDir.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
   const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);
-  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [] };
+  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [] };
 
   const listings = COLLECTION_DIRS.map((dir) => ({ dir, ...jsonFilesIn(root, dir) }));
   const entries: Array<Pick<DataFile, 'rel' | 'into'>> = [
@@ -100,8 +131,75 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
       return { ...e, file, error: err as NodeJS.ErrnoException };
     }
   });
-  const strays = [...strayEntries(root), ...listings.flatMap((l) => l.strays)];
-  return { root, base, exists: true, files, strays };
+  const found = imageFilesIn(root);
+  const images = found.files.flatMap((rel): DataImageFile[] => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(root, rel));
+    } catch {
+      found.strays.push(rel); // unreadable: reported as a file the build ignores
+      return [];
+    }
+    const scripted = /\.svg$/i.test(rel) && isScriptedSvg(bytes.toString('utf8'));
+    return [{ rel, file: label(rel), size: bytes.length, digest: digestOf(bytes), ...pixelSize(bytes), ...(scripted && { scripted }) }];
+  });
+  const strays = [...strayEntries(root), ...listings.flatMap((l) => l.strays), ...found.strays.sort()];
+  return { root, base, exists: true, files, strays, images };
+}
+
+/**
+ * Image files under `data/images/`, to any depth, sorted; anything else
+ * there (another kind of file, a name a URL would have to escape) is a stray.
+ */
+function imageFilesIn(root: string): { files: string[]; strays: string[] } {
+  const files: string[] = [];
+  const strays: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(join(root, dir), { withFileTypes: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (dir === IMAGES_DIR && code === 'ENOENT') return;
+      if (dir === IMAGES_DIR && code === 'ENOTDIR') return void strays.push(dir);
+      throw err;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory() && IMAGE_FOLDER.test(e.name)) walk(rel);
+      else if ((e.isFile() || e.isSymbolicLink()) && IMAGE_FILE.test(e.name)) files.push(rel);
+      else strays.push(rel);
+    }
+  };
+  walk(IMAGES_DIR);
+  return { files: files.sort(), strays };
+}
+
+/**
+ * Whether an SVG could run code when opened by its URL (in an `<img>` it
+ * never does). Deliberately broad: a false alarm costs an editor a look, a
+ * miss a script on the site's origin.
+ */
+export function isScriptedSvg(text: string): boolean {
+  return /<script\b|<foreignObject\b|\son[a-z]+\s*=|javascript:|<!ENTITY|xlink:href\s*=\s*["']?\s*data:|<iframe\b|<embed\b|<object\b/i.test(text);
+}
+
+/**
+ * image-size, loaded when data/images/ has a file: a catalogue without
+ * images must not pay for its import at start-up.
+ */
+let imageSize: typeof ImageSize.imageSize | undefined;
+
+/** Width and height from an image's header, or nothing when the header is not one image-size reads. */
+function pixelSize(bytes: Uint8Array): { width?: number; height?: number } {
+  imageSize ??= (createRequire(import.meta.url)('image-size') as typeof ImageSize).imageSize;
+  try {
+    const { width, height } = imageSize(bytes);
+    return width > 0 && height > 0 ? { width, height } : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -129,7 +227,7 @@ function jsonFilesIn(root: string, dir: string): { files: string[]; strays: stri
 
 /** Top-level entries of data/ that the layout does not know (a misspelt folder would otherwise vanish silently). */
 function strayEntries(root: string): string[] {
-  const known = new Set<string>([SINGLE_FILES.site, SINGLE_FILES.routes, ...COLLECTION_DIRS]);
+  const known = new Set<string>([SINGLE_FILES.site, SINGLE_FILES.routes, ...COLLECTION_DIRS, IMAGES_DIR]);
   return readdirSync(root)
     .filter((name) => !name.startsWith('.') && !known.has(name))
     .sort();

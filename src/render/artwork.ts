@@ -5,6 +5,7 @@
  */
 import type { Product } from '../load/schema.js';
 import type { SiteModel } from './model.js';
+import { artworkPath, FILE_SLUG_EXPECTED, isFileSlug, LOGO_URL, SHARE_CARD_URL } from '../core/images.js';
 
 export const ARTWORK_SIZE = { width: 800, height: 800 } as const;
 const FALLBACK_COLOR = '#2f6b3a';
@@ -15,13 +16,12 @@ export function escapeXml(text: string): string {
 }
 
 /**
- * Refuses slugs that would put the file outside dist/images/products/
- * (the emit stage writes the SVG at dist + url).
+ * Refuses slugs that would put the file outside dist/images/products/ (the
+ * emit stage writes the SVG at dist + url). `site check` reports them first
+ * (check/unsafe-slug); this guards rendering a catalogue that skipped it.
  */
 export function assertSafeSlug(slug: string, what: string): void {
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(slug) || slug.includes('..')) {
-    throw new Error(`${what}: slug "${slug}" cannot name a file; expected letters, digits, '-', '_' or '.' (no '/', '\\' or '..')`);
-  }
+  if (!isFileSlug(slug)) throw new Error(`${what}: slug "${slug}" cannot name a file; expected ${FILE_SLUG_EXPECTED}`);
 }
 
 /** Greedy word wrap into at most `maxLines` lines of about `width` characters. */
@@ -52,7 +52,7 @@ function luminance(hex: string): number {
 
 /** The brand mark: the header draws it inline, and the build writes it as the favicon and the Organization's logo. */
 export const LOGO_MARK = {
-  url: '/images/logo.svg',
+  url: LOGO_URL,
   background: '#1d4d2b',
   leaf: '#cfe8b8',
   /** In a 32×32 box. */
@@ -70,7 +70,7 @@ export function logoSvg(): string {
 
 export function artworkUrl(product: Product): string {
   assertSafeSlug(product.slug, `product ${product.id}`);
-  return `/images/products/${product.slug}.svg`;
+  return artworkPath(product.slug);
 }
 
 export function productArtwork(model: SiteModel, product: Product): { url: string; svg: string } {
@@ -105,7 +105,7 @@ export function productArtwork(model: SiteModel, product: Product): { url: strin
  * preview for an SVG og:image, and every image the catalogue has today is
  * generated SVG artwork. 1200×630 is the size those platforms crop to.
  */
-export const SHARE_CARD = { url: '/images/share.png', width: 1200, height: 630 } as const;
+export const SHARE_CARD = { url: SHARE_CARD_URL, width: 1200, height: 630 } as const;
 
 /** The card's font family: the build ships its files (emit/share-card.ts), so every machine draws the same card. */
 export const CARD_FONT = 'Inter';

@@ -91,6 +91,7 @@ describe('a successful build', () => {
       'images/products/bulk-curcumin.svg',
       'images/products/ginger-extract.svg',
       'images/logo.svg',
+      'images/photos/ginger-powder.png',
       'images/share.png',
       ...clientAssets(),
       ...search,
@@ -117,6 +118,19 @@ describe('a successful build', () => {
     expect([card.readUInt32BE(16), card.readUInt32BE(20)]).toEqual([1200, 630]);
     expect(load(readFileSync(path.join(dist, pageFile(ROUTES[0])), 'utf8'))('meta[property="og:image"]').attr('content')).toBe(`${ORIGIN}/images/share.png`);
     expect(noTempLeft(work)).toEqual([]);
+  });
+
+  test('publishes the files of data/images/ as they are, and the product that names one shows it', () => {
+    const photo = 'images/photos/ginger-powder.png';
+    expect(readFileSync(path.join(dist, photo)).equals(readFileSync(path.join(SMALL, photo)))).toBe(true);
+    const $ = load(readFileSync(path.join(dist, pageFile('/herb-extract/ginger-extract')), 'utf8'));
+    expect($('[data-gallery-main]').attr('src')).toBe(`/${photo}`);
+    expect([$('[data-gallery-main]').attr('width'), $('[data-gallery-main]').attr('alt')]).toEqual(['120', 'Ginger extract powder in a glass dish']);
+    // A raster image of its own: the social preview is the photo, not the share card.
+    expect($('meta[property="og:image"]').attr('content')).toBe(`${ORIGIN}/${photo}`);
+    // Its card on the category list shows the photo too, not the generated artwork.
+    const list = load(readFileSync(path.join(dist, pageFile('/herb-extract/page-2')), 'utf8'));
+    expect(list(`.product-card a[href="/herb-extract/ginger-extract"] img`).attr('src')).toBe(`/${photo}`);
   });
 
   test('sitemap.xml lists the indexable pages once each, with content dates as lastmod', () => {

@@ -27,6 +27,8 @@ import {
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 import { siteWriter } from '../../src/emit/site-files.js';
+import { publishImages } from '../../src/emit/images.js';
+import { digestOf } from '../../src/load/read.js';
 import { writeOutputFile } from '../../src/emit/output-file.js';
 
 const ORIGIN = 'https://www.example.com';
@@ -386,5 +388,20 @@ describe('client assets', () => {
     const out = scratch();
     expect(await copyAssets(client, siteWriter(out))).toEqual(['assets/main-a1.js', 'assets/search-c3.js', 'assets/styles-b2.css']);
     expect(readFileSync(path.join(out, 'assets', 'styles-b2.css'), 'utf8')).toBe('styles-b2.css');
+  });
+});
+
+describe('images of data/images/', () => {
+  test('are published at their URL, and refused once their bytes are not those the check measured', async () => {
+    const from = scratch();
+    mkdirSync(path.join(from, 'photos'));
+    const file = path.join(from, 'photos', 'a.png');
+    writeFileSync(file, 'png bytes');
+    const image = { url: '/images/photos/a.png', file: 'data/images/photos/a.png', path: file, size: 9, digest: digestOf(Buffer.from('png bytes')) };
+    const out = scratch();
+    expect(await publishImages(siteWriter(out), [image])).toEqual(['images/photos/a.png']);
+    expect(readFileSync(path.join(out, 'images/photos/a.png'), 'utf8')).toBe('png bytes');
+    writeFileSync(file, 'PNG bytes'); // same size, other bytes
+    await expect(publishImages(siteWriter(scratch()), [image])).rejects.toThrow(`${file} changed during the build, after it was checked; run the build again`);
   });
 });

@@ -83,6 +83,22 @@ const SCENARIOS: Array<[string, string[][]]> = [
     ],
   ],
   ['check-duplicate-slug', [['error', 'check/duplicate-slug', 'products/ginger-extract.json', '/slug']]],
+  ['check-unsafe-slug', [['error', 'check/unsafe-slug', 'products/ginger-extract.json', '/slug']]],
+  [
+    // data/images/: a clash with the logo, a scripted SVG nothing shows, a 3,000-pixel strip a news item shows, and one
+    // product naming five images (a photo declared in another shape, a data: URL, a missing file, a product artwork,
+    // the photo again at 2× with a query).
+    'check-images',
+    [
+      ['error', 'check/unsafe-svg', 'images/badge.svg', ''],
+      ['info', 'check/unused-image', 'images/badge.svg', ''],
+      ['error', 'check/image-clash', 'images/logo.svg', ''],
+      ['warning', 'check/image-heavy', 'images/photos/strip.png', ''],
+      ['warning', 'check/image-size-mismatch', 'products/ginger-extract.json', '/images/0'],
+      ['error', 'check/unsafe-image', 'products/ginger-extract.json', '/images/1/src'],
+      ['error', 'check/missing-image', 'products/ginger-extract.json', '/images/2/src'],
+    ],
+  ],
   [
     'check-duplicate-id',
     [
@@ -135,6 +151,19 @@ describe('diagnostic messages an editor can act on', () => {
     expect(await message('check-conflicting-route', 'check/conflicting-route')).toBe(
       'Route /herb-extract/ginger-extract is declared twice with different meta.title: /12 and /28; keep one declaration.',
     );
+  });
+
+  it('a slug that would write the artwork outside its folder names the file it would name', async () => {
+    expect(await message('check-unsafe-slug', 'check/unsafe-slug')).toBe(
+      `The slug "../../ginger" names this product's artwork file, /images/products/<slug>.svg, and cannot: expected letters, digits, '-', '_' or '.' (no '/', '\\' or '..').`,
+    );
+  });
+
+  it('an image file of another shape than declared says what to declare', async () => {
+    expect(await message('check-images', 'check/image-size-mismatch')).toBe(
+      'Image /images/photos/ginger.png is 12×9 pixels, but width 800 and height 800 are declared, another shape: browsers keep the declared shape free while it loads, so the page jumps when it arrives. Declare 12 and 9.',
+    );
+    expect(await message('check-images', 'check/image-heavy')).toMatch(/^This image is \d+ KB, 3000×10 pixels, and every page that shows it downloads all of it .*at most 2560 pixels on its longer side and under 400 KB/);
   });
 
   it('an identical duplicate says the build uses one', async () => {

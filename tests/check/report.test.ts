@@ -35,7 +35,7 @@ describe('report', () => {
       'search-not-found': 1,
       thanks: 1,
     });
-    expect(counts.totals).toEqual({ routes: 28, declarations: 28, categories: 4, products: 4, articles: 3, news: 1, pages: 8 });
+    expect(counts.totals).toEqual({ routes: 28, declarations: 28, categories: 4, products: 4, articles: 3, news: 1, pages: 8, images: 0 });
     expect(counts.diagnostics).toEqual({ error: 1, warning: 1, info: 0 });
     expect(counts.codes).toEqual({ 'check/empty-meta': 1, 'load/schema': 1 });
   });

@@ -38,6 +38,18 @@ describe('snapshotKey', () => {
     expect(snapshotKey(readDataDir(data), 'code-a')).not.toBe(key);
   });
 
+  it('changes with the bytes of an image in data/images/, though they are not held', () => {
+    const data = scenario('check-images');
+    const image = join(data, 'images/photos/ginger.png');
+    const snapshot = readDataDir(data);
+    expect(snapshot.images.map((i) => i.rel)).toContain('images/photos/ginger.png');
+    const key = snapshotKey(snapshot, 'code-a');
+    const bytes = readFileSync(image);
+    bytes[bytes.length - 1] ^= 1;
+    writeFileSync(image, bytes);
+    expect(snapshotKey(readDataDir(data), 'code-a')).not.toBe(key);
+  });
+
   it('is undefined for a catalogue over the size limit', () => {
     const snapshot = readDataDir(scenario(null));
     const bytes = snapshot.files.reduce((n, f) => n + f.bytes!.length, 0);

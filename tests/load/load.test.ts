@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +94,37 @@ describe('loadCatalogue', () => {
       ['load/unexpected-file', 'warning', 'prodcts'],
       ['load/unexpected-file', 'warning', 'products/notes.txt'],
     ]);
+  });
+
+  it('lists the image files of data/images/ with their URL, pixel size and sha1, and warns about anything else there', async () => {
+    const data = scenario('check-images'); // images/photos/ginger.png (12×9), images/photos/strip.png (3000×10), images/logo.svg, images/badge.svg (scripted)
+    mkdirSync(join(data, 'images/My Photos'));
+    writeFileSync(join(data, 'images/My Photos/a.png'), 'x');
+    writeFileSync(join(data, 'images/notes.txt'), 'x');
+    writeFileSync(join(data, 'images/photo 1.jpg'), 'x');
+    writeFileSync(join(data, 'images/.DS_Store'), 'x');
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    const sizeOf = (rel: string) => statSync(join(data, rel)).size;
+    expect(diagnostics.map((d) => [d.code, d.file.slice(data.length + 1)])).toEqual([
+      ['load/unexpected-file', 'images/My Photos'],
+      ['load/unexpected-file', 'images/notes.txt'],
+      ['load/unexpected-file', 'images/photo 1.jpg'],
+    ]);
+    expect(catalogue!.images.map(({ url, file, path, size, width, height, scripted }) => ({ url, file: file.slice(data.length + 1), path, size, width, height, scripted }))).toEqual([
+      { url: '/images/badge.svg', file: 'images/badge.svg', path: join(data, 'images/badge.svg'), size: sizeOf('images/badge.svg'), width: 10, height: 10, scripted: true },
+      { url: '/images/logo.svg', file: 'images/logo.svg', path: join(data, 'images/logo.svg'), size: sizeOf('images/logo.svg'), width: 32, height: 32, scripted: undefined },
+      { url: '/images/photos/ginger.png', file: 'images/photos/ginger.png', path: join(data, 'images/photos/ginger.png'), size: sizeOf('images/photos/ginger.png'), width: 12, height: 9, scripted: undefined },
+      { url: '/images/photos/strip.png', file: 'images/photos/strip.png', path: join(data, 'images/photos/strip.png'), size: sizeOf('images/photos/strip.png'), width: 3000, height: 10, scripted: undefined },
+    ]);
+    expect(catalogue!.images[2].digest).toBe(createHash('sha1').update(readFileSync(join(data, 'images/photos/ginger.png'))).digest('hex'));
+  });
+
+  it('does not take an image file for a folder, nor a file named images for the folder', async () => {
+    const data = scenario(null);
+    writeFileSync(join(data, 'images'), 'x');
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue!.images).toEqual([]);
+    expect(diagnostics.map((d) => [d.code, d.file.slice(data.length + 1)])).toEqual([['load/unexpected-file', 'images']]);
   });
 
   it('reports a missing registry file and a missing data dir', async () => {

@@ -19,7 +19,7 @@ interface CheckOptions {
 export function registerCheck(program: Command, ctx: CommandContext): void {
   program
     .command('check')
-    .description('validate the catalogue in data/: schemas, routes, references, pagination')
+    .description('validate the catalogue in data/: schemas, routes, references, pagination, images')
     .option('--data-dir <dir>', 'the catalogue folder', 'data')
     .option('--json', 'print one JSON document {diagnostics, counts} instead of the text report')
     .option('--strict', 'treat warnings as errors')

@@ -1,0 +1,121 @@
+/**
+ * Rules about images: every image content names is a file of data/images/
+ * (published at /images/<path>), an image the build makes, or an https URL;
+ * the files of data/images/ do not take the URLs of the build's own images,
+ * cannot run code, and have the shape content declares for them.
+ */
+import type { Diagnostic } from '../core/diagnostic.js';
+import { pointer } from '../core/diagnostic.js';
+import { artworkPath, isFileSlug, LOGO_URL, SHARE_CARD_URL } from '../core/images.js';
+import type { CatalogueImage } from '../load/catalogue.js';
+import type { Image } from '../load/schema.js';
+import { diagnostic, type CheckContext } from './context.js';
+
+/** Aspect ratios this close are the same shape (a file saved at twice the declared size is fine). */
+const RATIO_TOLERANCE = 0.01;
+
+/**
+ * A file is published as it is, and every page that shows it (a product's
+ * card is on its lists, its category's and the home page) downloads all of
+ * it: past these, it costs buyers on phones seconds for nothing they see.
+ */
+export const HEAVY_IMAGE = { bytes: 400 * 1024, pixels: 2560 } as const;
+
+export function checkImages(ctx: CheckContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { catalogue } = ctx;
+  const files = new Map(catalogue.images.map((i) => [i.url, i]));
+  const made = new Map<string, string>([
+    [LOGO_URL, "the site's logo"],
+    [SHARE_CARD_URL, "the site's share card"],
+  ]);
+  for (const p of catalogue.products) if (isFileSlug(p.slug)) made.set(artworkPath(p.slug), `the artwork of product "${p.name}"`);
+
+  for (const image of catalogue.images) {
+    const taken = made.get(image.url);
+    if (taken !== undefined) {
+      out.push(diagnostic('check/image-clash', image.file, '', `This file would be published at ${image.url}, where the build writes ${taken}; rename the file (and the src that names it).`));
+    }
+    const heavy = heaviness(image);
+    if (heavy) out.push(diagnostic('check/image-heavy', image.file, '', heavy));
+    if (image.scripted) {
+      out.push(
+        diagnostic(
+          'check/unsafe-svg',
+          image.file,
+          '',
+          `This SVG has a script, an event handler, a javascript: URL or embedded HTML: opened at ${image.url} it would run on the site's own origin. Remove them, or save the image as PNG or WebP.`,
+        ),
+      );
+    }
+  }
+
+  const used = new Set<string>();
+  const check = (file: string, ptr: string, image: Image) => {
+    const src = image.src.trim();
+    const url = src.replace(/[?#].*$/, '');
+    if (/^https?:\/\//i.test(src)) return;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//') || src.startsWith('\\')) {
+      out.push(diagnostic('check/unsafe-image', file, `${ptr}/src`, `Image "${src.slice(0, 80)}" is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`));
+      return;
+    }
+    if (!src.startsWith('/')) {
+      out.push(diagnostic('check/missing-image', file, `${ptr}/src`, `Image "${src}" is a relative path, which each page would resolve against its own path; write it from the site's root, e.g. "/images/${src.replace(/^(\.\/)+/, '')}" for data/images/${src.replace(/^(\.\/)+/, '')}.`));
+      return;
+    }
+    const published = files.get(url);
+    if (published) {
+      used.add(url);
+      const mismatch = shapeMismatch(published, image);
+      if (mismatch) out.push(diagnostic('check/image-size-mismatch', file, ptr, mismatch));
+      return;
+    }
+    if (made.has(url)) return;
+    const where = url.startsWith('/images/') ? `data${url}` : `data/images${url}`;
+    out.push(
+      diagnostic(
+        'check/missing-image',
+        file,
+        `${ptr}/src`,
+        url.startsWith('/images/')
+          ? `Image "${src}" names no file of data/images/; add ${where} or correct the path.`
+          : `Image "${src}" is outside /images/, where the site publishes images; put the file at ${where} and write src "/images${url}".`,
+      ),
+    );
+  };
+
+  for (const p of catalogue.products) p.images.forEach((image, i) => check(ctx.fileOf(p), pointer('images', i), image));
+  for (const n of catalogue.news) if (n.image) check(ctx.fileOf(n), '/image', n.image);
+  for (const pg of catalogue.pages) pg.banners.forEach((b, i) => b.image && check(ctx.fileOf(pg), pointer('banners', i, 'image'), b.image));
+
+  for (const image of catalogue.images) {
+    if (!used.has(image.url) && !made.has(image.url)) {
+      out.push(diagnostic('check/unused-image', image.file, '', `This file is published at ${image.url}, but no product, news item or banner shows it.`));
+    }
+  }
+  return out;
+}
+
+/** What to tell an editor when a file is heavier than a page should carry, or undefined when it is not. */
+function heaviness(image: CatalogueImage): string | undefined {
+  const big = image.size > HEAVY_IMAGE.bytes;
+  const wide = Math.max(image.width ?? 0, image.height ?? 0) > HEAVY_IMAGE.pixels;
+  if (!big && !wide) return undefined;
+  const size = `${(image.size / 1024).toFixed(0)} KB${image.width !== undefined ? `, ${image.width}×${image.height} pixels` : ''}`;
+  return (
+    `This image is ${size}, and every page that shows it downloads all of it (a product's photo is on its lists too). ` +
+    `Save it at most ${HEAVY_IMAGE.pixels} pixels on its longer side and under ${HEAVY_IMAGE.bytes / 1024} KB (JPEG quality about 80, or WebP).`
+  );
+}
+
+/** What to tell an editor when a file's shape is not the one declared for it, or undefined when it is. */
+function shapeMismatch(file: CatalogueImage, declared: Image): string | undefined {
+  if (file.width === undefined || file.height === undefined) return undefined;
+  const ratio = file.width / file.height;
+  const said = declared.width / declared.height;
+  if (Math.abs(said - ratio) / ratio <= RATIO_TOLERANCE) return undefined;
+  return (
+    `Image ${file.url} is ${file.width}×${file.height} pixels, but width ${declared.width} and height ${declared.height} are declared, another shape: ` +
+    `browsers keep the declared shape free while it loads, so the page jumps when it arrives. Declare ${file.width} and ${file.height}.`
+  );
+}

@@ -80,6 +80,19 @@ export type Meta = z.infer<typeof meta>;
 
 // ---------------------------------------------------------------- site.json
 
+/**
+ * A third-party service's id: empty (the service is off) or of the shape the
+ * service issues. The build URL-encodes ids either way; a mistyped one would
+ * load nothing, and nobody would notice until the analytics stayed empty.
+ */
+const configuredId = (shape: RegExp, expected: string) =>
+  z
+    .string()
+    .refine((v) => v.trim() === '' || shape.test(v.trim()), `expected ${expected}, or "" to leave it out`)
+    .default('');
+
+const httpsUrl = z.url({ protocol: /^https$/, error: 'expected an https: URL' });
+
 export const siteConfig = z
   .object({
     /** Brand name; page titles of products, articles and news end with " - " + brand. */
@@ -109,14 +122,17 @@ export const siteConfig = z
       })
       .strict(),
     /** Where the inquiry forms post; `site serve` answers it. */
-    inquiryEndpoint: z.string().default('/api/inquiry'),
+    inquiryEndpoint: z
+      .string()
+      .regex(/^(?:\/(?![/\\])\S*|https:\/\/\S+)$/, 'expected a path on this site such as /api/inquiry, or an https: URL')
+      .default('/api/inquiry'),
     /** Optional third-party scripts: emitted (deferred) only when an id is set. */
     thirdParty: z
       .object({
-        analyticsId: z.string().default(''),
-        tagManagerId: z.string().default(''),
-        chatWidgetId: z.string().default(''),
-        errorReportingDsn: z.string().default(''),
+        analyticsId: configuredId(/^(?:G|UA|AW|DC)-[A-Z0-9-]+$/i, 'a Google tag id such as G-ABC123XYZ9'),
+        tagManagerId: configuredId(/^GTM-[A-Z0-9]+$/i, 'a Google Tag Manager container id such as GTM-ABC1234'),
+        chatWidgetId: configuredId(/^[A-Za-z0-9]+\/[A-Za-z0-9]+$/, 'a Tawk.to property and widget id such as 5f0c2d7a9e8b1c0012345678/1e3a4b5c6'),
+        errorReportingDsn: configuredId(/^https:\/\/[A-Za-z0-9]+@[A-Za-z0-9.-]+(?::\d+)?(?:\/[\w.-]+)*\/\d+$/, 'a Sentry DSN such as https://<public key>@o123.ingest.sentry.io/456'),
       })
       .strict(),
     /**
@@ -124,7 +140,7 @@ export const siteConfig = z
      * (the spec's shared parent ids).
      */
     categoryGroups: z.array(z.object({ id: hexId, name: nonEmpty }).strict()).default([]),
-    social: z.object({ linkedin: z.string().optional(), facebook: z.string().optional(), x: z.string().optional() }).strict().default({}),
+    social: z.object({ linkedin: httpsUrl.optional(), facebook: httpsUrl.optional(), x: httpsUrl.optional() }).strict().default({}),
   })
   .strict();
 export type SiteConfig = z.infer<typeof siteConfig>;

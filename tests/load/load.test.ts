@@ -57,6 +57,33 @@ describe('loadCatalogue', () => {
     expect(diagnostics.every((d) => d.severity === 'error')).toBe(true);
   });
 
+  it("refuses site.json's endpoint, social links and third-party ids that are not of their service's shape", async () => {
+    const data = scenario(null);
+    const file = join(data, 'site.json');
+    const site = JSON.parse(readFileSync(file, 'utf8'));
+    site.inquiryEndpoint = 'javascript:alert(1)';
+    site.social = { linkedin: 'javascript:alert(2)', facebook: 'http://facebook.com/x', x: 'https://x.com/verdanta' };
+    site.thirdParty = { analyticsId: "G-1');alert(3);//", tagManagerId: 'GTM-ABC1234', chatWidgetId: 'not an id', errorReportingDsn: 'abc' };
+    writeFileSync(file, JSON.stringify(site, null, 2));
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).toBeNull();
+    expect(Object.fromEntries(diagnostics.map((d) => [d.pointer, d.message]))).toEqual({
+      '/inquiryEndpoint': 'inquiryEndpoint: expected a path on this site such as /api/inquiry, or an https: URL.',
+      '/social/linkedin': 'social.linkedin: expected an https: URL.',
+      '/social/facebook': 'social.facebook: expected an https: URL.',
+      '/thirdParty/analyticsId': 'thirdParty.analyticsId: expected a Google tag id such as G-ABC123XYZ9, or "" to leave it out.',
+      '/thirdParty/chatWidgetId': 'thirdParty.chatWidgetId: expected a Tawk.to property and widget id such as 5f0c2d7a9e8b1c0012345678/1e3a4b5c6, or "" to leave it out.',
+      '/thirdParty/errorReportingDsn': 'thirdParty.errorReportingDsn: expected a Sentry DSN such as https://<public key>@o123.ingest.sentry.io/456, or "" to leave it out.',
+    });
+
+    // The shapes the services issue pass, and so do an endpoint on another https host and a self-hosted Sentry.
+    site.inquiryEndpoint = 'https://forms.example.net/v1/inquiry';
+    site.social = { linkedin: 'https://www.linkedin.com/company/verdanta' };
+    site.thirdParty = { analyticsId: 'G-ABC123XYZ9', tagManagerId: 'GTM-ABC1234', chatWidgetId: '5f0c2d7a9e8b1c0012345678/1e3a4b5c6', errorReportingDsn: 'https://abc123@sentry.example.com:9000/team/42' };
+    writeFileSync(file, JSON.stringify(site, null, 2));
+    expect((await loadCatalogue(data)).diagnostics).toEqual([]);
+  });
+
   it('reports bad JSON at the position of the syntax error', async () => {
     const data = scenario('load-bad-json');
     const { catalogue, diagnostics } = await loadCatalogue(data);

@@ -60,9 +60,11 @@ export function fixtureCatalogue(opts: FixtureOptions = {}): Catalogue {
     description: 'Herb extracts, powders and ingredients from a GMP factory.',
     contact: { company: 'Herbline Biotech Co., Ltd.', email: 'sales@example.com', phone: '+86 29 1234 5678', address: '1 Science Road, Xi’an', country: 'CN' },
     itemsPerPage: { products: 2, articles: 2, news: 10 },
-    thirdParty: { analyticsId: '', tagManagerId: '', chatWidgetId: '', errorReportingDsn: '', ...opts.thirdParty },
+    thirdParty: { analyticsId: '', tagManagerId: '', chatWidgetId: '', errorReportingDsn: '' },
     categoryGroups: [{ id: ID.group, name: 'Nutrition' }],
   });
+  // Set past the schema, which refuses ids not of their service's shape: templates must stay safe with any value.
+  site.thirdParty = { ...site.thirdParty, ...opts.thirdParty };
   const categories = [
     { id: ID.all, slug: 'products', path: '/products', name: 'Products', parentId: null, order: 0, summary: 'Every product we make.', color: '#1d4d2b', all: true },
     { id: ID.herb, slug: 'herb-extract', path: '/herb-extract', name: 'Herb Extract', parentId: null, order: 1, summary: 'Herb extracts.', color: '#2f6b3a' },

@@ -70,7 +70,7 @@ export const CODES = {
   'check/image-clash': ['error', 'A file of data/images/ would take the URL of an image the build makes (the logo, the share card, a product artwork).'],
   'check/unsafe-svg': ['error', 'An SVG in data/images/ has a script, an event handler, a javascript: URL or embedded HTML.'],
   'check/image-size-mismatch': ['warning', 'An image file\'s shape (width to height) is not the one its content declares.'],
-  'check/image-heavy': ['warning', 'A file of data/images/ is over 400 KB or 2,560 pixels on its longer side (it is published as it is).'],
+  'check/image-heavy': ['warning', 'A file of data/images/ is over 400 KB or 2,560 pixels on its longer side (1 MB or 4,096 pixels for a photograph the build makes smaller copies of).'],
   'check/unused-image': ['info', 'A file of data/images/ that no product, news item or banner shows (it is published all the same).'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 

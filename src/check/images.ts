@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
-import { artworkPath, isFileSlug, LOGO_URL, SHARE_CARD_URL } from '../core/images.js';
+import { artworkPath, isFileSlug, LOGO_URL, SHARE_CARD_URL, variantsOf } from '../core/images.js';
 import type { CatalogueImage } from '../load/catalogue.js';
 import type { Image } from '../load/schema.js';
 import { diagnostic, type CheckContext } from './context.js';
@@ -15,11 +15,15 @@ import { diagnostic, type CheckContext } from './context.js';
 const RATIO_TOLERANCE = 0.01;
 
 /**
- * A file is published as it is, and every page that shows it (a product's
- * card is on its lists, its category's and the home page) downloads all of
- * it: past these, it costs buyers on phones seconds for nothing they see.
+ * A file the build does not resize (SVG, GIF) is published as it is, and
+ * every page that shows it (a product's card is on its lists, its category's
+ * and the home page) downloads all of it: past these, it costs buyers on
+ * phones seconds for nothing they see.
  */
 export const HEAVY_IMAGE = { bytes: 400 * 1024, pixels: 2560 } as const;
+
+/** A photograph the build makes smaller copies of: wide screens, zoom and link previews still load the file itself. */
+export const HEAVY_PHOTO = { bytes: 1024 * 1024, pixels: 4096 } as const;
 
 export function checkImages(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -30,6 +34,14 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
     [SHARE_CARD_URL, "the site's share card"],
   ]);
   for (const p of catalogue.products) if (isFileSlug(p.slug)) made.set(artworkPath(p.slug), `the artwork of product "${p.name}"`);
+  for (const image of catalogue.images) {
+    for (const v of variantsOf(image)) {
+      const other = made.get(v.url);
+      // Two photographs of one name in one folder (a.jpg, a.png) would make the same copies.
+      if (other === undefined) made.set(v.url, `a ${v.width}-pixel copy of ${image.file}`);
+      else out.push(diagnostic('check/image-clash', image.file, '', `The build's ${v.width}-pixel copy of this file, ${v.url}, would be ${other} as well; rename one of the two files.`));
+    }
+  }
 
   for (const image of catalogue.images) {
     const taken = made.get(image.url);
@@ -98,14 +110,16 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
 
 /** What to tell an editor when a file is heavier than a page should carry, or undefined when it is not. */
 function heaviness(image: CatalogueImage): string | undefined {
-  const big = image.size > HEAVY_IMAGE.bytes;
-  const wide = Math.max(image.width ?? 0, image.height ?? 0) > HEAVY_IMAGE.pixels;
+  const resized = variantsOf(image).length > 0;
+  const limit = resized ? HEAVY_PHOTO : HEAVY_IMAGE;
+  const big = image.size > limit.bytes;
+  const wide = Math.max(image.width ?? 0, image.height ?? 0) > limit.pixels;
   if (!big && !wide) return undefined;
   const size = `${(image.size / 1024).toFixed(0)} KB${image.width !== undefined ? `, ${image.width}×${image.height} pixels` : ''}`;
-  return (
-    `This image is ${size}, and every page that shows it downloads all of it (a product's photo is on its lists too). ` +
-    `Save it at most ${HEAVY_IMAGE.pixels} pixels on its longer side and under ${HEAVY_IMAGE.bytes / 1024} KB (JPEG quality about 80, or WebP).`
-  );
+  const who = resized
+    ? 'The build makes smaller copies for lists and phones, but wide screens, zoom and link previews load this file itself'
+    : "The build publishes it as it is, and every page that shows it downloads all of it (a product's image is on its lists too)";
+  return `This image is ${size}. ${who}. Save it at most ${limit.pixels} pixels on its longer side and under ${limit.bytes / 1024} KB (JPEG quality about 80, or WebP).`;
 }
 
 /** What to tell an editor when a file's shape is not the one declared for it, or undefined when it is. */

@@ -78,6 +78,8 @@ export function enhanceGallery(root: HTMLElement): void {
       view = clampView(next, w, h, max);
     }
     main.style.transform = view.scale === 1 ? '' : `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+    // Zoomed, the copy picked for the page's width is too coarse: ask for one as wide as the zoomed image (browsers never trade down).
+    if (view.scale > 1 && main.srcset) main.sizes = `${Math.ceil(size().w * max)}px`;
     root.dataset.zoom = view.scale.toFixed(2);
     viewport.classList.toggle('is-zoomed', view.scale > 1);
     zoomIn.disabled = view.scale >= max;
@@ -181,7 +183,9 @@ export function enhanceGallery(root: HTMLElement): void {
     const src = thumb.dataset.src;
     if (!src) return;
     main.src = src;
-    main.removeAttribute('srcset');
+    // A photograph's smaller copies come along; other images have none, and the last one's must not stay.
+    if (thumb.dataset.srcset) main.srcset = thumb.dataset.srcset;
+    else main.removeAttribute('srcset');
     main.alt = thumb.dataset.alt ?? main.alt;
     for (const t of thumbs) t.setAttribute('aria-pressed', String(t === thumb));
     apply({ scale: 1, x: 0, y: 0 });

@@ -21,3 +21,51 @@ export const LOGO_URL = '/images/logo.svg';
 
 /** The site's social share card (see SHARE_CARD in render/artwork.ts). */
 export const SHARE_CARD_URL = '/images/share.png';
+
+/** The widths of the smaller copies the build makes of a photograph, in pixels. */
+export const VARIANT_WIDTHS = [320, 640, 960, 1280, 1920] as const;
+
+/** A copy is made only where it saves something: at least a tenth of the original's width. */
+const VARIANT_MAX_SHARE = 0.9;
+
+/** The copies' format and quality: WebP at 80 is about a third of a JPEG at 90, and every current browser shows it. */
+export const VARIANT_ENCODING = { format: 'webp', quality: 80 } as const;
+
+/** Formats the build resizes; SVG scales by itself, and a GIF may be animated. */
+const RESIZABLE = /\.(?:jpe?g|png|webp|avif)$/i;
+
+/** An image of data/images/ as far as its copies are concerned: its URL and pixel size (upright). */
+export interface SizedImage {
+  url: string;
+  width?: number;
+  height?: number;
+}
+
+export interface ImageVariant {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * The smaller copies of a photograph, narrowest first: `<name>-<width>w.webp`
+ * beside it (a readable name, as image search likes). Pure, so the render
+ * stage names them in `srcset` while the emit stage makes them.
+ */
+export function variantsOf(image: SizedImage): ImageVariant[] {
+  const { url, width, height } = image;
+  if (!RESIZABLE.test(url) || width === undefined || height === undefined) return [];
+  const stem = url.replace(/\.[^./]+$/, '');
+  return VARIANT_WIDTHS.filter((w) => w <= width * VARIANT_MAX_SHARE).map((w) => ({
+    url: `${stem}-${w}w.${VARIANT_ENCODING.format}`,
+    width: w,
+    height: Math.max(1, Math.round((w * height) / width)),
+  }));
+}
+
+/** `srcset` for a photograph: its copies, then the file itself at its own width; undefined when it has no copies. */
+export function srcSetOf(image: SizedImage): string | undefined {
+  const variants = variantsOf(image);
+  if (variants.length === 0) return undefined;
+  return [...variants.map((v) => `${v.url} ${v.width}w`), `${image.url} ${image.width}w`].join(', ');
+}

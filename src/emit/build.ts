@@ -343,7 +343,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
       : new Promise(setImmediate).then(async () =>
           (await writeSearchIndexCached(writer, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey, indexInThread)).files.map((f) => f.path),
         );
-  const [rendered, searchFiles, assetFiles, imageFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, writer), publishImages(writer, catalogue.images)] as const);
+  const [rendered, searchFiles, assetFiles, imageFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, writer), publishImages(writer, catalogue.images, defaultCacheDir())] as const);
   // Every page is written: the workers' memory (each its own copy of the catalogue and model) goes now, not after the reports.
   await ctx.pool.destroy();
   ctx.lap('render');

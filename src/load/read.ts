@@ -37,7 +37,7 @@ export interface DataImageFile {
   file: string;
   size: number;
   digest: string;
-  /** Pixel size read from the file's header; absent when the header could not be read. */
+  /** Pixel size read from the file's header, as shown (EXIF orientation applied); absent when the header could not be read. */
   width?: number;
   height?: number;
   /** An SVG with a script, an event handler, a javascript: URL or foreign HTML: opened on its own, it would run on the site's origin. */
@@ -195,8 +195,10 @@ let imageSize: typeof ImageSize.imageSize | undefined;
 function pixelSize(bytes: Uint8Array): { width?: number; height?: number } {
   imageSize ??= (createRequire(import.meta.url)('image-size') as typeof ImageSize).imageSize;
   try {
-    const { width, height } = imageSize(bytes);
-    return width > 0 && height > 0 ? { width, height } : {};
+    const { width, height, orientation } = imageSize(bytes);
+    if (!(width > 0 && height > 0)) return {};
+    // EXIF orientations 5 to 8 turn the picture a quarter: browsers show it, and the build's copies are made, upright.
+    return orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height };
   } catch {
     return {};
   }

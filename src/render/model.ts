@@ -3,7 +3,8 @@
  * itself, computed once per worker thread so that rendering a route is a
  * cheap, pure function of (model, route).
  */
-import type { Catalogue } from '../load/catalogue.js';
+import type { Catalogue, CatalogueImage } from '../load/catalogue.js';
+import { srcSetOf } from '../core/images.js';
 import type { Article, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../load/schema.js';
 import { laterDate } from './text.js';
 
@@ -98,6 +99,8 @@ export interface SiteModel {
   popularCategories: Category[];
   /** Newest content date of the whole catalogue: lastmod of pages with no content of their own. */
   newestDate: string;
+  /** The files of data/images/ by URL: a photograph's size names its smaller copies (see srcSetFor). */
+  images: Map<string, CatalogueImage>;
 }
 
 const byName = (a: Product, b: Product): number =>
@@ -279,7 +282,19 @@ export function createSiteModel(catalogue: Catalogue, assets: AssetRefs): SiteMo
     nav,
     popularCategories,
     newestDate: newestContentDate(catalogue),
+    images: new Map(catalogue.images.map((i) => [i.url, i])),
   };
+}
+
+/**
+ * `srcset` and `sizes` for an image of the site: a photograph of data/images/
+ * lists its smaller copies (core/images.ts), so a phone or a list's card loads
+ * one of them instead of the file; any other image gets neither.
+ */
+export function responsive(model: SiteModel, src: string, sizes: string): { srcSet?: string; sizes?: string } {
+  const image = model.images.get(src);
+  const srcSet = image && srcSetOf(image);
+  return srcSet ? { srcSet, sizes } : {};
 }
 
 // ------------------------------------------------------------ lookups templates use

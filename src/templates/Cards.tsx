@@ -7,7 +7,8 @@
 import type { ReactNode } from 'react';
 import type { Article, NewsItem, Product } from '../load/schema.js';
 import { productImage } from '../render/head.js';
-import { type SiteModel, articleHref, newsHref, productHref } from '../render/model.js';
+import { type SiteModel, articleHref, newsHref, productHref, responsive } from '../render/model.js';
+import { IMAGE_SIZES } from './image-sizes.js';
 import { formatDate, safeHref } from '../render/text.js';
 import { Repeated, identityOf } from './slots.js';
 
@@ -19,7 +20,7 @@ function ProductCardMarkup({ model, product, level, eager }: { model: SiteModel;
   return (
     <li className="card product-card">
       <a className="card-link" href={productHref(model, product)}>
-        <img src={img.url} width={img.width} height={img.height} alt="" loading={eager ? undefined : 'lazy'} decoding="async" />
+        <img src={img.url} {...responsive(model, img.url, IMAGE_SIZES.productCard)} width={img.width} height={img.height} alt="" loading={eager ? undefined : 'lazy'} decoding="async" />
         {title(level, product.name)}
       </a>
       <p className="card-meta">{product.specification}</p>
@@ -57,7 +58,7 @@ function NewsCardMarkup({ model, item, level }: { model: SiteModel; item: NewsIt
   return (
     <li className="card news-card">
       <a className="card-link" href={newsHref(model, item)}>
-        {item.image && src ? <img src={src} width={item.image.width} height={item.image.height} alt="" loading="lazy" decoding="async" /> : null}
+        {item.image && src ? <img src={src} {...responsive(model, src, IMAGE_SIZES.newsCard)} width={item.image.width} height={item.image.height} alt="" loading="lazy" decoding="async" /> : null}
         {title(level, item.title)}
       </a>
       <p className="card-meta">

@@ -1,6 +1,7 @@
 /** Home: banners, trust points, featured categories and products, latest knowledge and news. */
 import type { Category, Product } from '../load/schema.js';
-import { screenHref } from '../render/model.js';
+import { responsive, screenHref } from '../render/model.js';
+import { IMAGE_SIZES } from './image-sizes.js';
 import { safeHref, trimToSentences } from '../render/text.js';
 import { listHref } from '../render/view.js';
 import { Blocks } from './Blocks.js';
@@ -21,7 +22,7 @@ export function Home({ model, route, view }: ScreenProps<'home'>) {
     const img = b.image && safeHref(b.image.src);
     return (
       <div className="banner" key={i}>
-        {b.image && img ? <img src={img} width={b.image.width} height={b.image.height} alt={b.image.alt} loading={i === 0 ? undefined : 'lazy'} /> : null}
+        {b.image && img ? <img src={img} {...responsive(model, img, IMAGE_SIZES.banner)} width={b.image.width} height={b.image.height} alt={b.image.alt} loading={i === 0 ? undefined : 'lazy'} /> : null}
         <div className="banner-text">
           <p className="banner-heading">{b.heading}</p>
           {b.text ? <p>{b.text}</p> : null}

@@ -1,5 +1,6 @@
 /** A news item: title, date, image, body, previous and next. */
-import { neighbours, newsHref } from '../render/model.js';
+import { neighbours, newsHref, responsive } from '../render/model.js';
+import { IMAGE_SIZES } from './image-sizes.js';
 import { formatDate, safeHref } from '../render/text.js';
 import { ArticleNav } from './ArticleNav.js';
 import { Blocks } from './Blocks.js';
@@ -24,7 +25,7 @@ export function NewsDetail({ model, route, view, head, crumbs }: ScreenProps<'ne
             <time dateTime={item.date}>{formatDate(item.date)}</time>
           </p>
         </header>
-        {item.image && src ? <img className="article-image" src={src} width={item.image.width} height={item.image.height} alt={item.image.alt} /> : null}
+        {item.image && src ? <img className="article-image" src={src} {...responsive(model, src, IMAGE_SIZES.article)} width={item.image.width} height={item.image.height} alt={item.image.alt} /> : null}
         <div className="prose">
           <Blocks blocks={item.body} />
         </div>

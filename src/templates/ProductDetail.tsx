@@ -113,7 +113,7 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
               </p>
             ) : null}
           </div>
-          <Gallery images={gallery} />
+          <Gallery model={model} images={gallery} />
           <div className="product-summary">
             <p className="lead">{product.summary}</p>
             <Repeated

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { load } from 'cheerio/slim';
+import { imageSize } from 'image-size';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { checkDataDir } from '../../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../../src/emit/assets.js';
@@ -91,7 +92,12 @@ describe('a successful build', () => {
       'images/products/bulk-curcumin.svg',
       'images/products/ginger-extract.svg',
       'images/logo.svg',
+      'images/photos/ginger-powder-320w.webp',
+      'images/photos/ginger-powder-640w.webp',
       'images/photos/ginger-powder.png',
+      'images/photos/ginger-root-320w.webp',
+      'images/photos/ginger-root-640w.webp',
+      'images/photos/ginger-root.png',
       'images/share.png',
       ...clientAssets(),
       ...search,
@@ -123,14 +129,27 @@ describe('a successful build', () => {
   test('publishes the files of data/images/ as they are, and the product that names one shows it', () => {
     const photo = 'images/photos/ginger-powder.png';
     expect(readFileSync(path.join(dist, photo)).equals(readFileSync(path.join(SMALL, photo)))).toBe(true);
+    // The 1000×750 photo gets WebP copies 320 and 640 pixels wide, of its shape (960 would save too little).
+    for (const [w, h] of [[320, 240], [640, 480]]) {
+      const copy = readFileSync(path.join(dist, `images/photos/ginger-powder-${w}w.webp`));
+      expect([copy.toString('latin1', 0, 4), copy.toString('latin1', 8, 12)]).toEqual(['RIFF', 'WEBP']);
+      expect(imageSize(copy)).toMatchObject({ type: 'webp', width: w, height: h });
+    }
     const $ = load(readFileSync(path.join(dist, pageFile('/herb-extract/ginger-extract')), 'utf8'));
+    const srcset = '/images/photos/ginger-powder-320w.webp 320w, /images/photos/ginger-powder-640w.webp 640w, /images/photos/ginger-powder.png 1000w';
     expect($('[data-gallery-main]').attr('src')).toBe(`/${photo}`);
-    expect([$('[data-gallery-main]').attr('width'), $('[data-gallery-main]').attr('alt')]).toEqual(['120', 'Ginger extract powder in a glass dish']);
+    expect($('[data-gallery-main]').attr('srcset')).toBe(srcset);
+    expect($('[data-gallery-main]').attr('sizes')).toBe('(min-width: 72rem) 31rem, (min-width: 48rem) 45vw, 100vw');
+    expect([$('[data-gallery-main]').attr('width'), $('[data-gallery-main]').attr('alt')]).toEqual(['1000', 'Ginger extract powder in a glass dish']);
     // A raster image of its own: the social preview is the photo, not the share card.
     expect($('meta[property="og:image"]').attr('content')).toBe(`${ORIGIN}/${photo}`);
     // Its card on the category list shows the photo too, not the generated artwork.
     const list = load(readFileSync(path.join(dist, pageFile('/herb-extract/page-2')), 'utf8'));
-    expect(list(`.product-card a[href="/herb-extract/ginger-extract"] img`).attr('src')).toBe(`/${photo}`);
+    const card = list(`.product-card a[href="/herb-extract/ginger-extract"] img`);
+    expect([card.attr('src'), card.attr('srcset'), card.attr('sizes')]).toEqual([`/${photo}`, srcset, '(max-width: 40rem) 6rem, 22rem']);
+    // The link check reads srcset: the build's 0 broken links include the copies.
+    const html = readFileSync(path.join(dist, pageFile('/herb-extract/page-2')), 'utf8');
+    expect(extractLinks(html, '/herb-extract/page-2', ORIGIN).internal).toEqual(expect.arrayContaining(['/images/photos/ginger-powder-320w.webp', '/images/photos/ginger-powder-640w.webp']));
   });
 
   test('sitemap.xml lists the indexable pages once each, with content dates as lastmod', () => {

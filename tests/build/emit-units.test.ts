@@ -28,7 +28,7 @@ import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/path
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 import { siteWriter } from '../../src/emit/site-files.js';
 import { publishImages } from '../../src/emit/images.js';
-import { digestOf } from '../../src/load/read.js';
+import { digestOf, readDataDir } from '../../src/load/read.js';
 import { writeOutputFile } from '../../src/emit/output-file.js';
 
 const ORIGIN = 'https://www.example.com';
@@ -403,5 +403,54 @@ describe('images of data/images/', () => {
     expect(readFileSync(path.join(out, 'images/photos/a.png'), 'utf8')).toBe('png bytes');
     writeFileSync(file, 'PNG bytes'); // same size, other bytes
     await expect(publishImages(siteWriter(scratch()), [image])).rejects.toThrow(`${file} changed during the build, after it was checked; run the build again`);
+  });
+
+  /** A JPEG 800×400 as stored, with `orientation` in its EXIF data (6: shown turned a quarter clockwise). */
+  const photo = async (orientation?: number) => {
+    const sharp = (await import('sharp')).default;
+    const image = sharp({ create: { width: 800, height: 400, channels: 3, background: '#c98a2b' } }).composite([
+      { input: { create: { width: 200, height: 400, channels: 3, background: '#1d4d2b' } }, left: 0, top: 0 },
+    ]);
+    return (orientation ? image.withMetadata({ orientation }) : image).jpeg({ quality: 90 }).toBuffer();
+  };
+  /** The images of a data folder holding `files` under images/, as the load stage reads them (pixel size upright). */
+  const loaded = (files: Record<string, Buffer>) => {
+    const root = scratch();
+    mkdirSync(path.join(root, 'images'));
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(root, 'images', name), bytes);
+    return readDataDir(root).images.map(({ rel, file, size, digest, width, height }) => ({ url: `/${rel}`, file, path: path.join(root, rel), size, digest, width, height }));
+  };
+
+  test('a photograph gets WebP copies of its shape, upright by its EXIF orientation, the same bytes every time', async () => {
+    const images = loaded({ 'a.jpg': await photo(), 'b.jpg': await photo(6) });
+    // b.jpg is stored 800×400 and shown 400×800: the load stage reads it so.
+    expect(images.map((i) => [i.url, i.width, i.height])).toEqual([
+      ['/images/a.jpg', 800, 400],
+      ['/images/b.jpg', 400, 800],
+    ]);
+    const out = [scratch(), scratch()];
+    for (const o of out) {
+      expect(await publishImages(siteWriter(o), images)).toEqual(['images/a.jpg', 'images/a-320w.webp', 'images/a-640w.webp', 'images/b.jpg', 'images/b-320w.webp']);
+    }
+    const { imageSize } = await import('image-size');
+    expect(imageSize(readFileSync(path.join(out[0], 'images/a-640w.webp')))).toMatchObject({ type: 'webp', width: 640, height: 320 });
+    expect(imageSize(readFileSync(path.join(out[0], 'images/b-320w.webp')))).toMatchObject({ type: 'webp', width: 320, height: 640 });
+    for (const f of ['images/a-320w.webp', 'images/a-640w.webp', 'images/b-320w.webp']) {
+      expect(readFileSync(path.join(out[0], f)).equals(readFileSync(path.join(out[1], f))), f).toBe(true);
+    }
+  });
+
+  test('copies come from the build cache when it has them, and go into it when it does not', async () => {
+    const cache = scratch();
+    const [image] = loaded({ 'a.jpg': await photo() });
+    await publishImages(siteWriter(scratch()), [image], cache);
+    const cached = readdirSync(path.join(cache, 'images')).sort();
+    expect(cached).toHaveLength(2);
+    expect(cached[0]).toMatch(new RegExp(`^${image.digest}-320w-webp80-sharp[\\d.]+\\.webp$`));
+    // A marked cache entry shows up in the output: the copy was not encoded again.
+    writeFileSync(path.join(cache, 'images', cached[0]), 'from the cache');
+    const out = scratch();
+    await publishImages(siteWriter(out), [image], cache);
+    expect(readFileSync(path.join(out, 'images/a-320w.webp'), 'utf8')).toBe('from the cache');
   });
 });

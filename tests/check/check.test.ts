@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostic.js';
 import { checkCatalogue, compareDiagnostics, outputFileOf, pathProblems, resolveRoutes } from '../../src/check/index.js';
@@ -85,7 +87,7 @@ const SCENARIOS: Array<[string, string[][]]> = [
   ['check-duplicate-slug', [['error', 'check/duplicate-slug', 'products/ginger-extract.json', '/slug']]],
   ['check-unsafe-slug', [['error', 'check/unsafe-slug', 'products/ginger-extract.json', '/slug']]],
   [
-    // data/images/: a clash with the logo, a scripted SVG nothing shows, a 3,000-pixel strip a news item shows, and one
+    // data/images/: a clash with the logo, a scripted SVG nothing shows, a 5,000-pixel strip a news item shows, and one
     // product naming five images (a photo declared in another shape, a data: URL, a missing file, a product artwork,
     // the photo again at 2× with a query).
     'check-images',
@@ -163,7 +165,31 @@ describe('diagnostic messages an editor can act on', () => {
     expect(await message('check-images', 'check/image-size-mismatch')).toBe(
       'Image /images/photos/ginger.png is 12×9 pixels, but width 800 and height 800 are declared, another shape: browsers keep the declared shape free while it loads, so the page jumps when it arrives. Declare 12 and 9.',
     );
-    expect(await message('check-images', 'check/image-heavy')).toMatch(/^This image is \d+ KB, 3000×10 pixels, and every page that shows it downloads all of it .*at most 2560 pixels on its longer side and under 400 KB/);
+    expect(await message('check-images', 'check/image-heavy')).toMatch(
+      /^This image is \d+ KB, 5000×10 pixels\. The build makes smaller copies for lists and phones, but wide screens, zoom and link previews load this file itself\. Save it at most 4096 pixels on its longer side and under 1024 KB/,
+    );
+  });
+
+  it("a file that would take the URL of a photograph's copy, or a second photograph of the same name, clashes", async () => {
+    const data = scenario('check-images');
+    const strip = readFileSync(join(data, 'images/photos/strip.png'));
+    writeFileSync(join(data, 'images/photos/strip.jpg'), strip); // same name, other extension: the same copies
+    writeFileSync(join(data, 'images/photos/strip-640w.webp'), strip); // the name of strip.png's 640-pixel copy
+    const clashes = checkCatalogue(await load(data))
+      .filter((d) => d.code === 'check/image-clash')
+      .map((d) => [d.file.slice(data.length + 1), d.message]);
+    expect(clashes).toEqual([
+      ['images/logo.svg', "This file would be published at /images/logo.svg, where the build writes the site's logo; rename the file (and the src that names it)."],
+      [
+        'images/photos/strip-640w.webp',
+        `This file would be published at /images/photos/strip-640w.webp, where the build writes a 640-pixel copy of ${data}/images/photos/strip.jpg; rename the file (and the src that names it).`,
+      ],
+      // Diagnostics of one file and code are in the order of their messages: 1280 before 320.
+      ...[1280, 1920, 320, 640, 960].map((w) => [
+        'images/photos/strip.png',
+        `The build's ${w}-pixel copy of this file, /images/photos/strip-${w}w.webp, would be a ${w}-pixel copy of ${data}/images/photos/strip.jpg as well; rename one of the two files.`,
+      ]),
+    ]);
   });
 
   it('an identical duplicate says the build uses one', async () => {

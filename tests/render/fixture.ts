@@ -140,7 +140,7 @@ export function fixtureCatalogue(opts: FixtureOptions = {}): Catalogue {
     r('/search/404', 'search-not-found', 'search404', ID.search404, { meta: meta('No Results - Herbline', 'No results.', 'search') }),
     r('/thanks', 'thanks', 'thanks', ID.thanks, { meta: meta('Thank You - Herbline', 'Thanks.', 'thanks') }),
   ];
-  return { root: '/tmp/fixture', site, routes, categories, products, articles, news, pages, sourceOf: new WeakMap() };
+  return { root: '/tmp/fixture', site, routes, categories, products, articles, news, pages, images: [], sourceOf: new WeakMap() };
 }
 
 export function fixtureModel(opts: FixtureOptions = {}): SiteModel {

@@ -78,6 +78,30 @@ describe('the built site under the served CSP', () => {
   });
 });
 
+describe("a product's photographs (data/images/)", () => {
+  it('loads the copy its width needs, a larger one when zoomed, and a thumbnail swaps in the other photo with its copies', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${srv.url}/herb-extract/ginger-extract`, { waitUntil: 'load' });
+    const main = page.locator('[data-gallery] img[data-gallery-main]');
+    const current = () => main.evaluate((img) => new URL((img as HTMLImageElement).currentSrc).pathname);
+    // 45vw of 1280 px is 576 px: the 640-pixel copy, not the 1000-pixel original.
+    await expect.poll(current).toBe('/images/photos/ginger-powder-640w.webp');
+    await page.locator('[data-zoom-action="in"]').click();
+    await page.locator('[data-zoom-action="in"]').click();
+    // Zoomed, the browser is asked for an image as wide as the zoomed one: the original.
+    await expect.poll(current).toBe('/images/photos/ginger-powder.png');
+    const thumbs = page.locator('[data-gallery-thumb]');
+    expect(await thumbs.count()).toBe(2);
+    await thumbs.nth(1).click();
+    expect(await main.getAttribute('src')).toBe('/images/photos/ginger-root.png');
+    expect(await main.getAttribute('srcset')).toBe('/images/photos/ginger-root-320w.webp 320w, /images/photos/ginger-root-640w.webp 640w, /images/photos/ginger-root.png 800w');
+    await expect.poll(() => main.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect.poll(current).toMatch(/^\/images\/photos\/ginger-root(-640w\.webp|\.png)$/);
+    await context.close();
+  });
+});
+
 describe('inquiry forms through site serve', () => {
   async function fill(page: Page, form: string, fields: Record<string, string>): Promise<void> {
     for (const [name, value] of Object.entries(fields)) {

@@ -4,6 +4,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { INQUIRY_TYPES } from '../../src/core/inquiry.js';
 import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
 import { Gallery } from '../../src/templates/Gallery.js';
+import type { SiteModel } from '../../src/render/model.js';
 import { Inquire } from '../../src/templates/Inquire.js';
 import { InquireSecond } from '../../src/templates/InquireSecond.js';
 import { compactMask, milestoneSteps, Pagination, pageWindow } from '../../src/templates/Pagination.js';
@@ -251,10 +252,14 @@ describe('Slider and Gallery', () => {
         .map((b) => $(b).attr('data-slider-dot')),
     ).toEqual(['0', '1']);
   });
-  test('gallery with a main image and thumbnails', () => {
+  test('gallery with a main image and thumbnails; a photograph of data/images/ names its copies', () => {
+    // Only the model's images matter to the gallery: /b.jpg is a 1200×800 photograph of data/images/.
+    const photo = { url: '/b.jpg', file: 'data/images/b.jpg', path: '/data/images/b.jpg', size: 1, digest: 'd', width: 1200, height: 800 };
+    const model = { images: new Map([[photo.url, photo]]) } as unknown as SiteModel;
     const $ = load(
       html(
         <Gallery
+          model={model}
           images={[
             { url: '/a.svg', width: 800, height: 800, alt: 'A' },
             { url: '/b.jpg', width: 600, height: 400, alt: 'B' },
@@ -268,5 +273,11 @@ describe('Slider and Gallery', () => {
     expect(thumbs.length).toBe(2);
     expect(thumbs.eq(1).attr('data-src')).toBe('/b.jpg');
     expect(thumbs.eq(1).attr('data-alt')).toBe('B');
+    // The artwork has no copies; the photo's thumbnail and its button carry them.
+    expect($('img[data-gallery-main]').attr('srcset')).toBeUndefined();
+    expect(thumbs.eq(0).attr('data-srcset')).toBeUndefined();
+    const srcset = '/b-320w.webp 320w, /b-640w.webp 640w, /b-960w.webp 960w, /b.jpg 1200w';
+    expect(thumbs.eq(1).attr('data-srcset')).toBe(srcset);
+    expect([thumbs.eq(1).find('img').attr('srcset'), thumbs.eq(1).find('img').attr('sizes')]).toEqual([srcset, '4.5rem']);
   });
 });

@@ -204,6 +204,7 @@ function compactPage(page: PageResult, intern: (s: string) => string): PageResul
   site.outlinks = site.outlinks.map(intern);
   site.fragmentLinks = site.fragmentLinks.map(intern);
   site.imageRefs = site.imageRefs.map(intern);
+  site.imageChoices = site.imageChoices.map((c) => c.map(intern));
   for (const f of page.findings) {
     f.rule = intern(f.rule);
     if (f.url === site.url) f.url = site.url;

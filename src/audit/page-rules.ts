@@ -172,7 +172,9 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
 
   // Images
   const imageRefs = new Set<string>();
+  const imageChoices: string[][] = [];
   for (const img of facts.images) {
+    const choices = new Set<string>();
     const name = img.src ?? img.srcset[0] ?? '(no src)';
     if (img.alt === null) emit('img/missing-alt', `The image ${name} has no alt attribute.`);
     else if (img.alt.length > opt('img/alt-too-long').max) emit('img/alt-too-long', `The alt text of ${name} is ${img.alt.length} characters (over ${opt('img/alt-too-long').max}).`);
@@ -183,8 +185,12 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
         continue;
       }
       const target = resolveLink(ref, facts.url, ctx.origin);
-      if (target.kind === 'internal') imageRefs.add(target.path);
+      if (target.kind === 'internal') {
+        imageRefs.add(target.path);
+        choices.add(target.path);
+      }
     }
+    if (choices.size > 0) imageChoices.push([...choices]);
   }
   // Social previews: networks fetch the image by its absolute URL, and none of them shows an SVG.
   for (const ref of new Set(facts.shareImages)) {
@@ -227,6 +233,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       outlinks: [...outlinks],
       fragmentLinks: [...fragmentLinks],
       imageRefs: [...imageRefs],
+      imageChoices,
       ids,
       wordCount: count,
       contentHash: content.hash,

@@ -100,22 +100,23 @@ export function checkSite(input: SiteInput): SiteResult {
     else if (depth.get(page.url)! > maxDepth) at(page)('links/deep', `${page.url} is ${depth.get(page.url)} clicks from the home page (over ${maxDepth}).`);
   }
 
-  // Images: broken references per page; file sizes once per file.
+  // Images: broken references per page; file sizes once per file. Of an image offered in several files
+  // (srcset), only the lightest is weighed: the heavier ones are for screens that need them.
   const maxBytes = settings['img/too-large'].options.maxBytes;
-  const largeImages = new Map<string, string[]>();
+  const largeImages = new Map<string, Set<string>>();
   for (const page of pages) {
-    for (const ref of page.imageRefs) {
-      const file = fileExists(ref);
-      if (!file) at(page)('img/broken', `The image ${ref} does not exist.`);
-      else if (files.get(file)! > maxBytes) {
-        const users = largeImages.get(file) ?? [];
-        users.push(page.url);
-        largeImages.set(file, users);
-      }
+    for (const ref of page.imageRefs) if (!fileExists(ref)) at(page)('img/broken', `The image ${ref} does not exist.`);
+    for (const choices of page.imageChoices) {
+      const existing = choices.map(fileExists).filter((f): f is string => f !== undefined);
+      const lightest = existing.reduce<string | undefined>((a, f) => (a === undefined || files.get(f)! < files.get(a)! ? f : a), undefined);
+      if (lightest === undefined || files.get(lightest)! <= maxBytes) continue;
+      const users = largeImages.get(lightest) ?? new Set<string>();
+      users.add(page.url);
+      largeImages.set(lightest, users);
     }
   }
   for (const [file, users] of [...largeImages].sort((a, b) => a[0].localeCompare(b[0]))) {
-    atFile(file)('img/too-large', `${file} is ${Math.round(files.get(file)! / 1024)} KB (over ${Math.round(maxBytes / 1024)} KB), used on ${examples(users)}.`);
+    atFile(file)('img/too-large', `${file} is ${Math.round(files.get(file)! / 1024)} KB (over ${Math.round(maxBytes / 1024)} KB), used on ${examples([...users])}.`);
   }
 
   // Canonical targets.

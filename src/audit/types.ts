@@ -85,6 +85,12 @@ export interface SiteFacts {
   fragmentLinks: string[];
   /** Internal targets that were fetched as files (img src/srcset), as paths. */
   imageRefs: string[];
+  /**
+   * Per <img>, the internal files it may load (its src and srcset candidates): the weight rule judges the
+   * lightest, since a browser offered a small copy loads it where it fits. Social preview images are not
+   * here: networks fetch them, visitors do not.
+   */
+  imageChoices: string[][];
   /** Element ids joined by '\n', with a leading and trailing '\n'. */
   ids: string;
   wordCount: number;

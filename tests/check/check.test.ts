@@ -185,7 +185,7 @@ describe('diagnostic messages an editor can act on', () => {
         `This file would be published at /images/photos/strip-640w.webp, where the build writes a 640-pixel copy of ${data}/images/photos/strip.jpg; rename the file (and the src that names it).`,
       ],
       // Diagnostics of one file and code are in the order of their messages: 1280 before 320.
-      ...[1280, 1920, 320, 640, 960].map((w) => [
+      ...[1280, 320, 640, 960].map((w) => [
         'images/photos/strip.png',
         `The build's ${w}-pixel copy of this file, /images/photos/strip-${w}w.webp, would be a ${w}-pixel copy of ${data}/images/photos/strip.jpg as well; rename one of the two files.`,
       ]),

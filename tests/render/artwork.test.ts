@@ -60,7 +60,6 @@ describe('smaller copies of a photograph of data/images/', () => {
       ['/images/a.b-640w.webp', 2],
       ['/images/a.b-960w.webp', 2],
       ['/images/a.b-1280w.webp', 3],
-      ['/images/a.b-1920w.webp', 5],
     ]);
     expect(srcSetOf({ url: '/images/p.webp', width: 720, height: 720 })).toBe('/images/p-320w.webp 320w, /images/p-640w.webp 640w, /images/p.webp 720w');
     expect(srcSetOf({ url: '/images/p.webp', width: 700, height: 700 })).toBe('/images/p-320w.webp 320w, /images/p.webp 700w');

@@ -144,6 +144,15 @@ export function productImage(product: Product): OgImage {
 const absolute = (model: SiteModel, url: string): string => siteUrl(model.site.origin, url);
 
 /**
+ * Every image of a product for its structured data, absolute: all its photographs (Google picks among
+ * several shapes for results), else its generated artwork.
+ */
+function productImages(model: SiteModel, product: Product): string[] {
+  const own = product.images.map((img) => safeHref(img.src)).filter((src): src is string => src !== null);
+  return own.length > 0 ? [...new Set(own.map((src) => absolute(model, src)))] : [absoluteUrl(model.site.origin, artworkUrl(product))];
+}
+
+/**
  * A page's social preview image: its own when it is a raster image, else the
  * site's share card (SHARE_CARD). Facebook, LinkedIn, X and WhatsApp show no
  * preview for an SVG, and the catalogue's product artwork is SVG.
@@ -223,7 +232,7 @@ function structuredData(model: SiteModel, view: View, crumbs: readonly Crumb[], 
         productLd(model, {
           name: view.product.name,
           url: head.canonical,
-          image: [head.image ? absolute(model, head.image.url) : absoluteUrl(model.site.origin, artworkUrl(view.product))],
+          image: productImages(model, view.product),
           description: head.description,
           sku: view.product.id || view.product.slug,
           category: view.category.name,

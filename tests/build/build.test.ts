@@ -143,6 +143,12 @@ describe('a successful build', () => {
     expect([$('[data-gallery-main]').attr('width'), $('[data-gallery-main]').attr('alt')]).toEqual(['1000', 'Ginger extract powder in a glass dish']);
     // A raster image of its own: the social preview is the photo, not the share card.
     expect($('meta[property="og:image"]').attr('content')).toBe(`${ORIGIN}/${photo}`);
+    // The structured data names every photo of the product.
+    const product = $('script[type="application/ld+json"]')
+      .toArray()
+      .map((el) => JSON.parse($(el).text()))
+      .find((d) => d['@type'] === 'Product');
+    expect(product.image).toEqual([`${ORIGIN}/${photo}`, `${ORIGIN}/images/photos/ginger-root.png`]);
     // Its card on the category list shows the photo too, not the generated artwork.
     const list = load(readFileSync(path.join(dist, pageFile('/herb-extract/page-2')), 'utf8'));
     const card = list(`.product-card a[href="/herb-extract/ginger-extract"] img`);

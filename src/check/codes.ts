@@ -65,7 +65,7 @@ export const CODES = {
   'check/broken-link': ['error', 'A site-relative link in content leads to no route.'],
 
   // images (data/images/ and the images content names)
-  'check/unsafe-image': ['error', 'An image src uses a scheme other than http(s) (javascript:, data:, …) or starts with "//".'],
+  'check/unsafe-image': ['error', 'An image src uses a scheme other than https (http:, javascript:, data:, …) or starts with "//".'],
   'check/missing-image': ['error', 'An image src on this site names no file of data/images/ (nor an image the build makes), or is a relative path.'],
   'check/image-clash': ['error', 'A file of data/images/ would take the URL of an image the build makes (the logo, the share card, a product artwork).'],
   'check/unsafe-svg': ['error', 'An SVG in data/images/ has a script, an event handler, a javascript: URL or embedded HTML.'],

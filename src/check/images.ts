@@ -66,13 +66,15 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
   const check = (file: string, ptr: string, image: Image) => {
     const src = image.src.trim();
     const url = src.replace(/[?#].*$/, '');
-    if (/^https?:\/\//i.test(src)) return;
+    if (/^https:\/\//i.test(src)) return;
+    // http: too: an https page's browser blocks or rewrites it (mixed content).
     if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//') || src.startsWith('\\')) {
       out.push(diagnostic('check/unsafe-image', file, `${ptr}/src`, `Image "${src.slice(0, 80)}" is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`));
       return;
     }
     if (!src.startsWith('/')) {
-      out.push(diagnostic('check/missing-image', file, `${ptr}/src`, `Image "${src}" is a relative path, which each page would resolve against its own path; write it from the site's root, e.g. "/images/${src.replace(/^(\.\/)+/, '')}" for data/images/${src.replace(/^(\.\/)+/, '')}.`));
+      const name = src.replace(/^(\.\/)+/, '');
+      out.push(diagnostic('check/missing-image', file, `${ptr}/src`, `Image "${src}" is a relative path, which each page would resolve against its own path; write it from the site's root, e.g. "/images/${name}" for data/images/${name}.`));
       return;
     }
     const published = files.get(url);

@@ -88,8 +88,8 @@ const SCENARIOS: Array<[string, string[][]]> = [
   ['check-unsafe-slug', [['error', 'check/unsafe-slug', 'products/ginger-extract.json', '/slug']]],
   [
     // data/images/: a clash with the logo, a scripted SVG nothing shows, a 5,000-pixel strip a news item shows, and one
-    // product naming five images (a photo declared in another shape, a data: URL, a missing file, a product artwork,
-    // the photo again at 2× with a query).
+    // product naming seven images (a photo declared in another shape, a data: URL, a missing file, a product artwork,
+    // the photo again at 2× with a query, an http: URL, an https: URL).
     'check-images',
     [
       ['error', 'check/unsafe-svg', 'images/badge.svg', ''],
@@ -99,6 +99,7 @@ const SCENARIOS: Array<[string, string[][]]> = [
       ['warning', 'check/image-size-mismatch', 'products/ginger-extract.json', '/images/0'],
       ['error', 'check/unsafe-image', 'products/ginger-extract.json', '/images/1/src'],
       ['error', 'check/missing-image', 'products/ginger-extract.json', '/images/2/src'],
+      ['error', 'check/unsafe-image', 'products/ginger-extract.json', '/images/5/src'],
     ],
   ],
   [

@@ -173,7 +173,13 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   // Images
   const imageRefs = new Set<string>();
   const imageChoices: string[][] = [];
+  const imageShapes: Array<[string, number, number]> = [];
   for (const img of facts.images) {
+    const [width, height] = [Number(img.width), Number(img.height)];
+    if (img.src && width > 0 && height > 0) {
+      const target = resolveLink(img.src, facts.url, ctx.origin);
+      if (target.kind === 'internal') imageShapes.push([target.path, width, height]);
+    }
     const choices = new Set<string>();
     const name = img.src ?? img.srcset[0] ?? '(no src)';
     if (img.alt === null) emit('img/missing-alt', `The image ${name} has no alt attribute.`);
@@ -234,6 +240,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       fragmentLinks: [...fragmentLinks],
       imageRefs: [...imageRefs],
       imageChoices,
+      imageShapes,
       ids,
       wordCount: count,
       contentHash: content.hash,

@@ -65,6 +65,12 @@ export const RULES: readonly RuleDef[] = [
   r('img/alt-too-long', 'info', 'The alt text is over 100 characters; screen readers read it all.', 'Shorten the alt text; put long descriptions in the page text.', { max: 100 }),
   r('img/missing-size', 'warning', 'An image lacks width or height attributes, so the layout shifts while it loads.', 'Set width and height to the image\'s intrinsic size.'),
   r('img/too-large', 'warning', 'An image file is over 100 KB, slowing the page down (of an image offered in several files through srcset, the lightest).', 'Compress or resize the image, or serve a modern format.', { maxBytes: 102400 }),
+  r(
+    'img/aspect-mismatch',
+    'warning',
+    'An <img> declares a width and height of another shape than its file: the browser reserves the declared shape, so the page jumps when the image arrives (layout shift) or the image is distorted.',
+    'Declare the width and height of the file (or any multiple of them).',
+  ),
   r('img/broken', 'error', 'An image src or srcset (or the page\'s og:image or twitter:image) points at a file that does not exist.', 'Fix the image URL or add the file.'),
   r('social/image-svg', 'warning', 'The page\'s og:image or twitter:image is an SVG, which Facebook, LinkedIn, X and WhatsApp do not show: shares of the page get no picture.', 'Name a PNG, JPEG or WebP image instead; 1200×630 suits every network.'),
   r('social/image-relative', 'warning', 'The page\'s og:image or twitter:image URL is not absolute; Open Graph requires absolute URLs and networks drop relative ones.', 'Use the absolute URL with the site origin.'),

@@ -14,6 +14,8 @@ export interface SiteInput {
   pages: SiteFacts[];
   /** Every file of the dist with its size in bytes, keyed by path relative to dist. */
   files: ReadonlyMap<string, number>;
+  /** Pixel size of the image files <img> elements declare a size for, by path relative to dist (see readPixelSizes). */
+  pixelSizes?: ReadonlyMap<string, { width: number; height: number }>;
   origin: string;
   originKnown: boolean;
   settings: RuleSettings;
@@ -30,6 +32,9 @@ export interface SiteResult {
   depth: Map<string, number>;
   indexable: Set<string>;
 }
+
+/** Shapes this close are the same (a 2× file declared at half its size is fine; rounding is). */
+const ASPECT_TOLERANCE = 0.02;
 
 const examples = (urls: readonly string[], max = 3): string =>
   urls.slice(0, max).join(', ') + (urls.length > max ? ` and ${urls.length - max} more` : '');
@@ -117,6 +122,27 @@ export function checkSite(input: SiteInput): SiteResult {
   }
   for (const [file, users] of [...largeImages].sort((a, b) => a[0].localeCompare(b[0]))) {
     atFile(file)('img/too-large', `${file} is ${Math.round(files.get(file)! / 1024)} KB (over ${Math.round(maxBytes / 1024)} KB), used on ${examples([...users])}.`);
+  }
+
+  // Declared shapes: an <img> whose width and height are another shape than its file makes the page jump as it loads.
+  const misshapen = new Map<string, Set<string>>();
+  for (const page of pages) {
+    for (const [ref, width, height] of page.imageShapes) {
+      const file = fileExists(ref);
+      const actual = file === undefined ? undefined : input.pixelSizes?.get(file);
+      if (actual === undefined) continue;
+      const [declared, real] = [width / height, actual.width / actual.height];
+      if (Math.abs(declared - real) / real <= ASPECT_TOLERANCE) continue;
+      const key = `${file}\n${width}×${height}`;
+      const users = misshapen.get(key) ?? new Set<string>();
+      users.add(page.url);
+      misshapen.set(key, users);
+    }
+  }
+  for (const [key, users] of [...misshapen].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const [file, declared] = key.split('\n');
+    const { width, height } = input.pixelSizes!.get(file)!;
+    atFile(file)('img/aspect-mismatch', `${file} is ${width}×${height} pixels but is declared ${declared} (another shape) on ${examples([...users])}.`);
   }
 
   // Canonical targets.

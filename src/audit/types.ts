@@ -91,6 +91,8 @@ export interface SiteFacts {
    * here: networks fetch them, visitors do not.
    */
   imageChoices: string[][];
+  /** Per <img> with an internal src and numeric width and height attributes: [src path, width, height]. */
+  imageShapes: Array<[string, number, number]>;
   /** Element ids joined by '\n', with a leading and trailing '\n'. */
   ids: string;
   wordCount: number;

@@ -59,6 +59,7 @@ const PAGE_FAULTS: Record<string, string[]> = {
   'img/alt-too-long': [f('img-alt-too-long')],
   'img/missing-size': [f('img-missing-size')],
   'img/too-large': ['images/large.svg'],
+  'img/aspect-mismatch': ['images/card.png'],
   'img/broken': [f('img-broken')],
   'schema/invalid-json': [f('schema-invalid-json')],
   'schema/missing-required': [f('schema-missing-required')],

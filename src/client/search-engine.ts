@@ -43,7 +43,9 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
   return {
     documents: file.docs.length,
     search(query, kind = null) {
-      let results = mini.search(query, options);
+      // Typos are forgiven only when the words as typed find nothing: "sleep" must not also find "sheep".
+      let results = mini.search(query, { ...options, fuzzy: false });
+      if (results.length === 0) results = mini.search(query, options);
       if (results.length === 0) {
         // Nothing has every word: accept documents with at least half of them,
         // so one stray word does not hide good results, and one common word

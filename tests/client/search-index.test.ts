@@ -172,4 +172,24 @@ describe('search over the shipped catalogue', () => {
     });
     expect(doubled.map((d) => d[1])).toEqual([]);
   });
+
+  it('forgives a typo only when the words as typed find nothing', async () => {
+    const checked = await checkDataDir('data', { lean: true });
+    const out = buildSearchIndex(checked.catalogue!, checked.routes);
+    const served = new Map(out.files.map((f) => [`/${f.path}`, f.contents]));
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (url: string) => ({ ok: served.has(url), status: 404, json: async () => JSON.parse(served.get(url)!) })) as unknown as typeof fetch;
+    try {
+      const { loadEngine } = await import('../../src/client/search-engine.js');
+      const engine = await loadEngine();
+      const titles = (q: string) => engine.search(q).hits.map((h) => h.title.map((s) => s.text).join(''));
+      // "sleep" is one letter from "sheep": lanolin (from sheep's wool) came first before.
+      expect(titles('sleep')).not.toContain('Pure Lanolin');
+      expect(titles('sleep')[0]).toBe('L-Tryptophan Powder');
+      // Nothing has "tumeric": then the typo is forgiven.
+      expect(titles('tumeric')[0]).toBe('Turmeric Powder');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
 });

@@ -3,11 +3,11 @@
  * docs/CONTRACTS.md, "Markup the browser code relies on") and does nothing
  * when it is absent, so one small bundle serves every screen. The inquiry
  * forms and their zod schema load as a separate chunk, on intent (see
- * initFormsOnIntent).
+ * initFormsOnIntent); the gallery and the slider as chunks of their own, on
+ * the pages that have one (see initWhereFound).
  */
 import { STORAGE } from './constants.js';
 import { initCtaBar } from './cta-bar.js';
-import { initGalleries } from './gallery.js';
 import { initInquiryChoice } from './inquiry-choice.js';
 import { initLoadingBar, type LoadingBar } from './loading-bar.js';
 import { initMenus } from './menu.js';
@@ -15,7 +15,6 @@ import { initOnlineFlag } from './network.js';
 import { initPrefetch } from './prefetch.js';
 import { initScroll } from './scroll.js';
 import { initShare } from './share.js';
-import { initSliders } from './slider.js';
 
 /** Something of the buyer's waits in this browser: an unsent inquiry, or a draft typed on this page. */
 function hasPendingInquiry(): boolean {
@@ -90,13 +89,22 @@ function initFormsOnIntent(bar: LoadingBar | null): void {
   );
 }
 
+/**
+ * The gallery (product pages) and the slider (home) are the largest behaviours and the rarest: loaded
+ * only where their markup is, they leave every other page, the search page first, a fifth lighter.
+ */
+function initWhereFound(): void {
+  const failed = (what: string) => (err: unknown) => console.error(`site: the ${what} could not be enhanced`, err);
+  if (document.querySelector('[data-gallery]')) import('./gallery.js').then((m) => m.initGalleries(), failed('gallery'));
+  if (document.querySelector('[data-slider]')) import('./slider.js').then((m) => m.initSliders(), failed('slider'));
+}
+
 function start(): void {
   initOnlineFlag();
   const bar = initLoadingBar();
   initScroll();
   initMenus();
-  initSliders();
-  initGalleries();
+  initWhereFound();
   initShare();
   initPrefetch();
   initInquiryChoice();

@@ -64,6 +64,7 @@ export const STORAGE = {
   reloadAt: 'site:chunk-reload-at',
   outbox: 'site:inquiry-outbox',
   draftPrefix: 'site:inquiry-draft:',
+  inquiryList: 'site:inquiry-list',
 } as const;
 
 export const THANKS_PATH = '/thanks';

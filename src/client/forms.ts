@@ -295,6 +295,8 @@ function enhanceForm(form: HTMLFormElement, key: string, bar: LoadingBar | null)
       clearTimeout(saveTimer);
       form.dataset.state = 'sent';
       removeKey(draft);
+      // The inquiry list (inquiry-list.ts) lets go of the products this inquiry asked about.
+      form.dispatchEvent(new CustomEvent('site:inquiry-sent', { bubbles: true, detail: { product: payload.product } }));
       location.assign(THANKS_PATH);
     } else if (result.kind === 'invalid') {
       const left = showErrors(form, result.errors);

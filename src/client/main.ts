@@ -9,6 +9,7 @@
 import { STORAGE } from './constants.js';
 import { initCtaBar } from './cta-bar.js';
 import { initInquiryChoice } from './inquiry-choice.js';
+import { initInquiryList } from './inquiry-list.js';
 import { initLoadingBar, type LoadingBar } from './loading-bar.js';
 import { initMenus } from './menu.js';
 import { initOnlineFlag } from './network.js';
@@ -108,6 +109,7 @@ function start(): void {
   initShare();
   initPrefetch();
   initInquiryChoice();
+  initInquiryList();
   initCtaBar();
   initFormsOnIntent(bar);
 }

@@ -24,7 +24,7 @@ export const inquirySchema = z.object({
       z.regex(/^$|^\+?[0-9][0-9 ()./-]{5,38}$/, 'Please enter a phone number with digits only, optionally starting with +.'),
     ),
   ),
-  product: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Please keep the product name under 200 characters.'))),
+  product: z.optional(z.string().check(z.trim(), z.maxLength(1000, 'Please keep the product names under 1000 characters.'))),
   type: z.enum(INQUIRY_TYPES, 'Please choose what you would like to ask for.'),
   quantity: z.optional(z.string().check(z.trim(), z.maxLength(60, 'Please keep the quantity under 60 characters.'))),
   message: z.string().check(z.trim(), z.minLength(10, 'Please tell us a little more (at least 10 characters).'), z.maxLength(5000, 'Please keep the message under 5000 characters.')),

@@ -54,14 +54,22 @@ export function Contact({ model, route, view, crumbs }: ScreenProps<'contact'>) 
             <Blocks blocks={page.body} />
           </div>
         </section>
-        <Inquire
-          action={model.site.inquiryEndpoint}
-          page={route.path}
-          type="contact"
-          formId="contact-form"
-          heading="Send us a message"
-          intro="Questions about a product, a quote, samples or private labelling: we reply within one working day."
-        />
+        <div className="contact-form-column">
+          {/* Filled and shown by the browser code (inquiry-list.ts) when the buyer has listed products. */}
+          <section className="inquiry-list" id="inquiry-list" data-inquiry-list-box="" data-form="contact-form" aria-labelledby="inquiry-list-heading" hidden>
+            <h2 id="inquiry-list-heading">Your inquiry list</h2>
+            <p>The message below asks about these products; remove any you do not need.</p>
+            <ul></ul>
+          </section>
+          <Inquire
+            action={model.site.inquiryEndpoint}
+            page={route.path}
+            type="contact"
+            formId="contact-form"
+            heading="Send us a message"
+            intro="Questions about a product, a quote, samples or private labelling: we reply within one working day."
+          />
+        </div>
       </div>
     </div>
   );

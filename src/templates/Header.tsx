@@ -114,6 +114,12 @@ export function Header({ model, section }: { model: SiteModel; section: string }
               Contact us
             </a>
           </li>
+          {/* Shown by the browser code (inquiry-list.ts) once the buyer has listed a product. */}
+          <li className="nav-inquiry-list" data-inquiry-list-link="" hidden>
+            <a href={`${screenHref(model, 'contact')}#inquiry-list`}>
+              Inquiry list (<span data-inquiry-list-count="">0</span>)
+            </a>
+          </li>
         </ul>
       </nav>
     </header>

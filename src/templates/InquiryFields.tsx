@@ -54,7 +54,7 @@ export function InquiryFormMarkup({ formId, action, page, product = '', type = '
           <input id={id('phone')} name="phone" type="tel" autoComplete="tel" maxLength={40} aria-describedby={err('phone')} />
         </Field>
         <Field formId={formId} name="product" label="Product">
-          <input id={id('product')} name="product" type="text" maxLength={200} defaultValue={product} aria-describedby={err('product')} />
+          <input id={id('product')} name="product" type="text" maxLength={1000} defaultValue={product} aria-describedby={err('product')} />
         </Field>
         <Field formId={formId} name="type" label="I would like" required>
           <select id={id('type')} name="type" required defaultValue={type} aria-describedby={err('type')}>

@@ -122,6 +122,12 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
               render={(values) => <AttributesTable rows={rows.map(([label], i) => [label, values[i]])} />}
             />
             <Repeated cacheKey={`calls-to-action\n${product.freeSample ? 1 : 0}`} render={() => <CallsToAction freeSample={product.freeSample} />} />
+            {/* Shown by the browser code (inquiry-list.ts): collect products to ask about in one message. */}
+            <p className="inquiry-list-add" hidden>
+              <button type="button" className="button" data-inquiry-list-add="" data-name={product.name} data-url={route.path} aria-pressed="false">
+                Add to inquiry list
+              </button>
+            </p>
           </div>
         </div>
         <section className="prose" aria-labelledby="description-heading">

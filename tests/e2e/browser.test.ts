@@ -363,7 +363,10 @@ describe('navigation', () => {
     const search = page.locator('header').getByRole('button', { name: 'Search', exact: true });
     expect(await search.count()).toBe(1);
     expect((await search.boundingBox())!.width).toBeLessThan(56);
-    const centres = await page.locator('.nav-main > li').evaluateAll((items) => items.map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)));
+    // Every shown entry (the inquiry list's appears once a product is listed) sits on the one row.
+    const centres = await page
+      .locator('.nav-main > li')
+      .evaluateAll((items) => items.filter((li) => !(li as HTMLElement).hidden).map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)));
     expect(new Set(centres).size).toBe(1);
     const nav = page.locator('.nav-main');
     expect(await nav.evaluate((ul) => ul.scrollWidth > ul.clientWidth)).toBe(true);
@@ -1002,6 +1005,69 @@ describe('inquiry forms', () => {
 });
 
 // ---------------------------------------------------------------- 404 and budgets
+
+describe('inquiry list', () => {
+  it('collects products from their pages, counts them in the menu, fills the contact form with them, and empties once sent', async () => {
+    const products = site.routes.filter((r) => r.screen === 'product').map((r) => r.path).slice(0, 3);
+    const { context, page } = await open(products[0]);
+    const add = page.locator('[data-inquiry-list-add]');
+    const menu = page.locator('[data-inquiry-list-link]');
+    // Without a listed product the menu entry stays hidden; the button shows once the code runs.
+    await expect.poll(() => add.isVisible()).toBe(true);
+    expect(await menu.isVisible()).toBe(false);
+    const names: string[] = [];
+    for (const p of products) {
+      await page.goto(url(p), { waitUntil: 'load' });
+      names.push((await page.locator('h1').textContent())!.trim());
+      await add.click();
+      expect(await attr(add, 'aria-pressed')).toBe('true');
+      expect(await add.textContent()).toBe('In your inquiry list ✓');
+      expect(await menu.locator('[data-inquiry-list-count]').textContent()).toBe(String(names.length));
+    }
+    // Pressed again, it takes the product out; a third press puts it back at the end.
+    await add.click();
+    expect(await attr(add, 'aria-pressed')).toBe('false');
+    expect(await menu.locator('[data-inquiry-list-count]').textContent()).toBe('2');
+    await add.click();
+
+    // The menu entry leads to the contact page's list, above its form, which asks about them all.
+    await Promise.all([page.waitForURL(/\/contact-us#inquiry-list$/), menu.locator('a').click()]);
+    const box = page.locator('#inquiry-list');
+    await expect.poll(() => box.isVisible()).toBe(true);
+    expect(await box.locator('li a').allTextContents()).toEqual(names);
+    const form = page.locator('form#contact-form');
+    expect(await form.locator('[name="product"]').inputValue()).toBe(names.join('; '));
+    expect(await form.locator('[name="type"]').inputValue()).toBe('quote');
+    // Removing one updates the list, the form and the menu.
+    await box.getByRole('button', { name: `Remove ${names[1]} from the inquiry list` }).click();
+    const kept = [names[0], names[2]];
+    expect(await box.locator('li a').allTextContents()).toEqual(kept);
+    expect(await form.locator('[name="product"]').inputValue()).toBe(kept.join('; '));
+    expect(await menu.locator('[data-inquiry-list-count]').textContent()).toBe('2');
+
+    await fillValid(form, 'List Buyer');
+    await Promise.all([page.waitForURL(url('/thanks')), form.locator('[type="submit"]').click()]);
+    expect(server.inquiries.map((i) => [i.json?.product, i.json?.type])).toEqual([[kept.join('; '), 'quote']]);
+    // Answered: the list is gone, from storage and from the menu.
+    expect(await page.evaluate(() => localStorage.getItem('site:inquiry-list'))).toBeNull();
+    expect(await page.locator('[data-inquiry-list-link]').isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it("a product's own inquiry leaves the list as it is", async () => {
+    const [first, second] = site.routes.filter((r) => r.screen === 'product').map((r) => r.path);
+    const { context, page } = await open(first);
+    await page.locator('[data-inquiry-list-add]').click();
+    await page.goto(url(second), { waitUntil: 'load' });
+    const form = page.locator('form#inquire');
+    await fillValid(form, 'Single Buyer');
+    await Promise.all([page.waitForURL(url('/thanks')), form.locator('[type="submit"]').click()]);
+    expect(server.inquiries).toHaveLength(1);
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('site:inquiry-list')))!)).toHaveLength(1);
+    await expect.poll(() => page.locator('[data-inquiry-list-link]').isVisible()).toBe(true);
+    await context.close();
+  });
+});
 
 describe('pages', () => {
   it('serves 404.html for an unknown path', async () => {

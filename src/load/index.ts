@@ -77,7 +77,7 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
       severity: 'warning',
       file: label(rel),
       pointer: '',
-      message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}, and image files in ${IMAGES_DIR}/: ${IMAGE_EXTENSIONS.join(', ')}, named with letters, digits, '-', '_' and '.'), so it is ignored; move it out or fix its name.`,
+      message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}, and image files in ${IMAGES_DIR}/: ${IMAGE_EXTENSIONS.join(', ')}, named with letters, digits, '-', '_' and '.', not symbolic links), so it is ignored; move it out or fix its name.`,
     }),
   );
   // The search text cap depends on the number of documents, known from the listing before any file is read.

@@ -168,7 +168,9 @@ function imageFilesIn(root: string): { files: string[]; strays: string[] } {
       if (e.name.startsWith('.')) continue;
       const rel = `${dir}/${e.name}`;
       if (e.isDirectory() && IMAGE_FOLDER.test(e.name)) walk(rel);
-      else if ((e.isFile() || e.isSymbolicLink()) && IMAGE_FILE.test(e.name)) files.push(rel);
+      // Regular files only: the build publishes these bytes as they are, and a link (to ~/.npmrc, say) would
+      // publish whatever it points at. A JSON link is safe by comparison: it has to pass a schema.
+      else if (e.isFile() && IMAGE_FILE.test(e.name)) files.push(rel);
       else strays.push(rel);
     }
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,12 +130,14 @@ describe('loadCatalogue', () => {
     writeFileSync(join(data, 'images/notes.txt'), 'x');
     writeFileSync(join(data, 'images/photo 1.jpg'), 'x');
     writeFileSync(join(data, 'images/.DS_Store'), 'x');
+    symlinkSync(join(data, 'site.json'), join(data, 'images/secret.png')); // a link is never published
     const { catalogue, diagnostics } = await loadCatalogue(data);
     const sizeOf = (rel: string) => statSync(join(data, rel)).size;
     expect(diagnostics.map((d) => [d.code, d.file.slice(data.length + 1)])).toEqual([
       ['load/unexpected-file', 'images/My Photos'],
       ['load/unexpected-file', 'images/notes.txt'],
       ['load/unexpected-file', 'images/photo 1.jpg'],
+      ['load/unexpected-file', 'images/secret.png'],
     ]);
     expect(catalogue!.images.map(({ url, file, path, size, width, height, scripted }) => ({ url, file: file.slice(data.length + 1), path, size, width, height, scripted }))).toEqual([
       { url: '/images/badge.svg', file: 'images/badge.svg', path: join(data, 'images/badge.svg'), size: sizeOf('images/badge.svg'), width: 10, height: 10, scripted: true },

@@ -19,7 +19,15 @@
 import { z } from 'zod';
 
 /** A calendar date, `YYYY-MM-DD`; dates drive sitemap lastmod, so no times. */
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD');
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  // 2024-02-30 has the shape but no day: it would reach the sitemap and structured data as an invalid date.
+  .refine((d) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) return true; // the regex has said so
+    const t = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+  }, 'expected a real calendar date (a month from 01 to 12, a day that month has)');
 
 /** 32 lower-case hex characters (the CMS's node ids). */
 export const hexId = z.string().regex(/^[0-9a-f]{32}$/, 'expected a 32-character lower-case hex node id');

@@ -84,6 +84,18 @@ describe('loadCatalogue', () => {
     expect((await loadCatalogue(data)).diagnostics).toEqual([]);
   });
 
+  it('refuses dates that have the shape of one but are no day of the calendar', async () => {
+    const data = scenario(null);
+    const file = join(data, 'news/expo-2024.json');
+    const news = JSON.parse(readFileSync(file, 'utf8'));
+    for (const [date, ok] of [['2024-02-29', true], ['2023-02-29', false], ['2024-04-31', false], ['2024-13-01', false], ['2024-00-10', false], ['24-1-1', false]] as const) {
+      writeFileSync(file, JSON.stringify({ ...news, date }, null, 2));
+      const { diagnostics } = await loadCatalogue(data);
+      const messages = diagnostics.filter((d) => d.pointer === '/date').map((d) => d.message);
+      expect(messages, date).toEqual(ok ? [] : [date === '24-1-1' ? 'date: expected a date as YYYY-MM-DD.' : 'date: expected a real calendar date (a month from 01 to 12, a day that month has).']);
+    }
+  });
+
   it('reports bad JSON at the position of the syntax error', async () => {
     const data = scenario('load-bad-json');
     const { catalogue, diagnostics } = await loadCatalogue(data);

@@ -11,7 +11,7 @@
  * the photographs that changed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SharpFunction from 'sharp';
@@ -32,7 +32,24 @@ export async function publishImages(writer: SiteWriter, images: readonly Catalog
     const copies = variants.length === 0 ? [] : await resizedCopies(bytes, image, variants, cacheDir);
     written.push(...(await writer.write([{ path: image.url.slice(1), contents: bytes }, ...copies])));
   }
+  if (cacheDir !== undefined) await pruneCopies(path.join(cacheDir, 'images'));
   return written;
+}
+
+/** A cached copy no build has used for this long goes: photos get replaced, and the cache would only grow. */
+export const COPY_CACHE_DAYS = 30;
+
+/** Removes cached copies unused for COPY_CACHE_DAYS (a copy used is touched, see resizedCopies). Failures only cost the cache. */
+async function pruneCopies(dir: string): Promise<void> {
+  const before = Date.now() - COPY_CACHE_DAYS * 86_400_000;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const file = path.join(dir, name);
+      const st = await stat(file).catch(() => undefined);
+      if (st?.isFile() && st.mtimeMs < before) await unlink(file).catch(() => undefined);
+    }),
+  );
 }
 
 /** The copies of one photograph, from the cache or encoded now (and then cached). */
@@ -44,12 +61,19 @@ async function resizedCopies(bytes: Buffer, image: CatalogueImage, variants: rea
       const cached = cacheDir && path.join(cacheDir, 'images', `${image.digest}-${v.width}w-${VARIANT_ENCODING.format}${VARIANT_ENCODING.quality}-sharp${sharp.versions.sharp}.${VARIANT_ENCODING.format}`);
       if (cached) {
         const hit = await readFile(cached).catch(() => undefined);
-        if (hit) return { path: v.url.slice(1), contents: hit };
+        if (hit) {
+          const now = new Date();
+          await utimes(cached, now, now).catch(() => undefined); // used: kept by pruneCopies
+          return { path: v.url.slice(1), contents: hit };
+        }
       }
       // rotate() without an angle turns the picture upright by its EXIF orientation, as browsers show the original.
       decoded ??= sharp(bytes, { failOn: 'error' }).rotate();
       const contents = await decoded
-        .clone().resize({ width: v.width }).webp({ quality: VARIANT_ENCODING.quality }).toBuffer();
+        .clone()
+        .resize({ width: v.width })
+        .webp({ quality: VARIANT_ENCODING.quality })
+        .toBuffer();
       if (cached) await storeAtomically(cached, contents);
       return { path: v.url.slice(1), contents };
     }),

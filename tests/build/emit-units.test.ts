@@ -1,4 +1,4 @@
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -27,7 +27,7 @@ import {
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
 import { siteWriter } from '../../src/emit/site-files.js';
-import { publishImages } from '../../src/emit/images.js';
+import { COPY_CACHE_DAYS, publishImages } from '../../src/emit/images.js';
 import { digestOf, readDataDir } from '../../src/load/read.js';
 import { writeOutputFile } from '../../src/emit/output-file.js';
 
@@ -452,5 +452,13 @@ describe('images of data/images/', () => {
     const out = scratch();
     await publishImages(siteWriter(out), [image], cache);
     expect(readFileSync(path.join(out, 'images/a-320w.webp'), 'utf8')).toBe('from the cache');
+
+    // A copy unused for longer than COPY_CACHE_DAYS goes; a copy used is touched and stays, however old it was.
+    const long = new Date(Date.now() - (COPY_CACHE_DAYS + 1) * 86_400_000);
+    writeFileSync(path.join(cache, 'images', 'stale-320w.webp'), 'an old photo');
+    for (const f of ['stale-320w.webp', cached[0]]) utimesSync(path.join(cache, 'images', f), long, long);
+    await publishImages(siteWriter(scratch()), [image], cache);
+    expect(readdirSync(path.join(cache, 'images')).sort()).toEqual(cached);
+    expect(statSync(path.join(cache, 'images', cached[0])).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry-types.js';
 import { productImage, type OgImage } from '../render/head.js';
-import { relatedArticles, relatedProducts } from '../render/model.js';
+import { relatedArticles, relatedProducts, screenHref } from '../render/model.js';
 import { safeHref } from '../render/text.js';
 import { listHref } from '../render/view.js';
 import { Blocks } from './Blocks.js';
@@ -126,7 +126,11 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
             <p className="inquiry-list-add" hidden>
               <button type="button" className="button" data-inquiry-list-add="" data-name={product.name} data-url={route.path} aria-pressed="false">
                 Add to inquiry list
-              </button>
+              </button>{' '}
+              {/* Beside the button too: on a phone the menu's entry is at the far end of its row. */}
+              <a href={`${screenHref(model, 'contact')}#inquiry-list`} data-inquiry-list-link="" hidden>
+                View the list (<span data-inquiry-list-count="">0</span>)
+              </a>
             </p>
           </div>
         </div>

@@ -1011,7 +1011,7 @@ describe('inquiry list', () => {
     const products = site.routes.filter((r) => r.screen === 'product').map((r) => r.path).slice(0, 3);
     const { context, page } = await open(products[0]);
     const add = page.locator('[data-inquiry-list-add]');
-    const menu = page.locator('[data-inquiry-list-link]');
+    const menu = page.locator('.site-nav [data-inquiry-list-link]');
     // Without a listed product the menu entry stays hidden; the button shows once the code runs.
     await expect.poll(() => add.isVisible()).toBe(true);
     expect(await menu.isVisible()).toBe(false);
@@ -1023,6 +1023,9 @@ describe('inquiry list', () => {
       expect(await attr(add, 'aria-pressed')).toBe('true');
       expect(await add.textContent()).toBe('In your inquiry list ✓');
       expect(await menu.locator('[data-inquiry-list-count]').textContent()).toBe(String(names.length));
+      // Beside the button as well, where a phone's buyer sees it.
+      const beside = page.locator('.inquiry-list-add [data-inquiry-list-link]');
+      expect([await beside.isVisible(), await beside.locator('[data-inquiry-list-count]').textContent()]).toEqual([true, String(names.length)]);
     }
     // Pressed again, it takes the product out; a third press puts it back at the end.
     await add.click();
@@ -1050,7 +1053,7 @@ describe('inquiry list', () => {
     expect(server.inquiries.map((i) => [i.json?.product, i.json?.type])).toEqual([[kept.join('; '), 'quote']]);
     // Answered: the list is gone, from storage and from the menu.
     expect(await page.evaluate(() => localStorage.getItem('site:inquiry-list'))).toBeNull();
-    expect(await page.locator('[data-inquiry-list-link]').isVisible()).toBe(false);
+    expect(await page.locator('.site-nav [data-inquiry-list-link]').isVisible()).toBe(false);
     await context.close();
   });
 
@@ -1064,7 +1067,7 @@ describe('inquiry list', () => {
     await Promise.all([page.waitForURL(url('/thanks')), form.locator('[type="submit"]').click()]);
     expect(server.inquiries).toHaveLength(1);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('site:inquiry-list')))!)).toHaveLength(1);
-    await expect.poll(() => page.locator('[data-inquiry-list-link]').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.site-nav [data-inquiry-list-link]').isVisible()).toBe(true);
     await context.close();
   });
 });

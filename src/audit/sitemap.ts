@@ -61,7 +61,8 @@ export function parseSitemap(xml: string): ParsedSitemap {
     if (closing) {
       const open = stack.pop();
       if (open !== name) return fail(`</${name}> closes <${open ?? 'nothing'}>`, m.index);
-      if (current && (local === 'loc' || local === 'lastmod')) current[local] = text.trim();
+      // Only the <url>'s own <loc> and <lastmod>: an extension's (<image:loc> inside <image:image>) names a file, not the page.
+      if (current && (local === 'loc' || local === 'lastmod') && stack.length === 2) current[local] = text.trim();
       if (current && (local === 'url' || local === 'sitemap') && stack.length === 1) {
         if (!current.loc) return fail(`<${local}> without <loc>`, m.index);
         entries.push({ loc: current.loc, lastmod: current.lastmod, line: current.line });

@@ -12,6 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { countBySeverity, type Diagnostic } from '../core/diagnostic.js';
 import type { ResolvedRoute } from '../check/index.js';
 import type { Catalogue } from '../load/catalogue.js';
+import { safeHref, siteUrl } from '../render/text.js';
 import { locateMany } from '../load/locate.js';
 import { writeSnapshot } from '../render/snapshot.js';
 import { LOGO_MARK, logoSvg, SHARE_CARD } from '../render/artwork.js';
@@ -366,9 +367,10 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
 
   const facts = rendered.facts;
   const origin = catalogue.site.origin;
+  const photos = photosByEntity(catalogue);
   const card = await shareCard;
   const [sitemapFiles, siteFiles] = await Promise.all([
-    writeSitemap(writer, origin, sitemapEntries(plan.map((p) => facts[p.index]))),
+    writeSitemap(writer, origin, sitemapEntries(plan.map((p) => withPhotos(facts[p.index], p.route, photos)))),
     writer.write([
       { path: 'robots.txt', contents: robotsTxt(origin) },
       { path: HEADERS_FILE, contents: headersFile(catalogue.site) },
@@ -581,4 +583,25 @@ function buildRoutesReport(plan: readonly PlannedRoute[], facts: readonly PageFa
       warnings: [...new Set(p.route.declarations.flatMap((decl) => [...(codesAt.get(decl) ?? [])]))].sort(),
     })),
   };
+}
+
+/**
+ * The photographs of each product and news item (not the generated artwork, which says nothing to an
+ * image search), absolute, by entity id: what the sitemap's image extension lists for their pages.
+ */
+function photosByEntity(catalogue: Catalogue): Map<string, string[]> {
+  const photos = new Map<string, string[]>();
+  const absolute = (src: string) => {
+    const safe = safeHref(src);
+    return safe === null ? [] : [siteUrl(catalogue.site.origin, safe)];
+  };
+  for (const p of catalogue.products) if (p.images.length > 0) photos.set(p.id, [...new Set(p.images.flatMap((i) => absolute(i.src)))]);
+  for (const n of catalogue.news) if (n.image) photos.set(n.id, absolute(n.image.src));
+  return photos;
+}
+
+/** A page's sitemap facts with the photographs of the product or news item it shows. */
+function withPhotos<T extends object>(facts: T, route: { screen: string; nodeid: string }, photos: ReadonlyMap<string, string[]>): T & { images?: string[] } {
+  const images = route.screen === 'product' || route.screen === 'news-detail' ? photos.get(route.nodeid) : undefined;
+  return images?.length ? { ...facts, images } : facts;
 }

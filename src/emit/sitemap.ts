@@ -11,28 +11,32 @@ export interface SitemapEntry {
   url: string;
   /** YYYY-MM-DD, the page's own content date. */
   lastmod: string;
+  /** Absolute URLs of the page's photographs (Google's image extension), if it has any. */
+  images?: readonly string[];
 }
 
 /** The protocol's limit per file (sitemaps.org). */
 export const SITEMAP_LIMIT = 50_000;
 
 /** Indexable pages → unique canonical URLs, in first-seen order (a route declared twice appears once). */
-export function sitemapEntries(pages: Iterable<{ indexable: boolean; canonical: string; lastmod: string }>): SitemapEntry[] {
+export function sitemapEntries(pages: Iterable<{ indexable: boolean; canonical: string; lastmod: string; images?: readonly string[] }>): SitemapEntry[] {
   const byUrl = new Map<string, SitemapEntry>();
   for (const p of pages) {
     if (!p.indexable) continue;
     const seen = byUrl.get(p.canonical);
     // Two routes sharing a canonical URL: the newer content date is the URL's lastmod.
-    if (seen === undefined) byUrl.set(p.canonical, { url: p.canonical, lastmod: p.lastmod });
+    if (seen === undefined) byUrl.set(p.canonical, { url: p.canonical, lastmod: p.lastmod, ...(p.images?.length ? { images: p.images } : {}) });
     else if (p.lastmod > seen.lastmod) seen.lastmod = p.lastmod;
   }
   return [...byUrl.values()];
 }
 
 async function urlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
-  const stream = new SitemapStream({ lastmodDateOnly: true, xmlns: { news: false, xhtml: false, image: false, video: false } });
+  // The image namespace only where a page has photographs: a catalogue without any keeps its bytes.
+  const image = entries.some((e) => e.images !== undefined);
+  const stream = new SitemapStream({ lastmodDateOnly: true, xmlns: { news: false, xhtml: false, image, video: false } });
   const done = streamToPromise(stream);
-  for (const e of entries) stream.write({ url: e.url, lastmod: e.lastmod });
+  for (const e of entries) stream.write({ url: e.url, lastmod: e.lastmod, ...(e.images && { img: e.images.map((url) => ({ url })) }) });
   stream.end();
   return done;
 }

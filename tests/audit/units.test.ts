@@ -54,6 +54,14 @@ describe('sitemap parser', () => {
     });
   });
 
+  it("reads a page's own loc, not an extension's (Google's image sitemaps)", () => {
+    const xml =
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">' +
+      '<url><loc>https://e.com/p</loc><lastmod>2024-01-01</lastmod><image:image><image:loc>https://e.com/images/p.jpg</image:loc></image:image></url>' +
+      '</urlset>';
+    expect(parseSitemap(xml)).toEqual({ ok: true, kind: 'urlset', entries: [{ loc: 'https://e.com/p', lastmod: '2024-01-01', line: 1 }] });
+  });
+
   it.each([
     ['<urlset><url><loc>https://e.com/a & b</loc></url></urlset>', 'unescaped "&"'],
     ['<urlset><url><loc>x</url></loc></urlset>', '</url> closes <loc>'],

@@ -143,6 +143,12 @@ describe('a successful build', () => {
     expect([$('[data-gallery-main]').attr('width'), $('[data-gallery-main]').attr('alt')]).toEqual(['1000', 'Ginger extract powder in a glass dish']);
     // A raster image of its own: the social preview is the photo, not the share card.
     expect($('meta[property="og:image"]').attr('content')).toBe(`${ORIGIN}/${photo}`);
+    // The sitemap lists the product's photos (Google's image extension) with its page, and only there.
+    const sitemap = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
+    expect(sitemap).toContain('xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
+    const ginger = sitemap.match(/<url><loc>[^<]*\/herb-extract\/ginger-extract<\/loc>.*?<\/url>/)![0];
+    expect([...ginger.matchAll(/<image:loc>([^<]+)<\/image:loc>/g)].map((m) => m[1])).toEqual([`${ORIGIN}/${photo}`, `${ORIGIN}/images/photos/ginger-root.png`]);
+    expect(sitemap.match(/<image:loc>/g)).toHaveLength(2);
     // The structured data names every photo of the product.
     const product = $('script[type="application/ld+json"]')
       .toArray()
@@ -160,7 +166,7 @@ describe('a successful build', () => {
 
   test('sitemap.xml lists the indexable pages once each, with content dates as lastmod', () => {
     const xml = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
-    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map((m) => [m[1], m[2]]);
+    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod>(?:<image:image>.*?<\/image:image>)*<\/url>/g)].map((m) => [m[1], m[2]]);
     const urls = entries.map(([u]) => u.slice(ORIGIN.length) || '/');
     // Not thanks, search or search-not-found (noindex); page-1 routes are canonical to their bare list.
     expect(urls).toEqual(ROUTES.filter((r) => !['/thanks', '/search', '/search/404'].includes(r) && !r.endsWith('/page-1')));

@@ -7,6 +7,7 @@
  *
  *   npm run bench -- build                       shipped data/, 5 runs
  *   npm run bench -- build --synthetic[=100000]  also the synthetic catalogue, at most 3 runs
+ *   npm run bench -- build --photos[=50]         also a copy of data/ with N photographed products (bench/photos.ts)
  *   npm run bench -- build --runs=3 --data-dir=<dir>
  * (flags take `=`: bench/run.ts reads every bare word as a section name)
  *
@@ -26,6 +27,7 @@ import { defaultClientDir, readAssetRefs } from '../src/emit/assets.js';
 import { createSiteModel, renderRoute } from '../src/render/index.js';
 import { measureScaling } from './scaling.js';
 import { makeSynthetic } from './synthetic.js';
+import { makePhotoCatalogue, PHOTO_SIZE } from './photos.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/site');
@@ -199,6 +201,20 @@ export async function run(args: string[]): Promise<void> {
       `two at once ${fmt(s.together[0])} + ${fmt(s.together[1])} = ${fmt(both)} pages/s, ${fmt(both / s.alone, 2)}× one thread. ` +
       `A loop streaming 64 MB of memory: ${fmt(s.streamAlone)} ms alone, ${fmt(s.streamTogether[0])} and ${fmt(s.streamTogether[1])} ms two at once`,
   );
+
+  const photos = flag(args, '--photos');
+  if (photos !== undefined) {
+    const count = Number(photos) || 50;
+    const started = performance.now();
+    const made = await makePhotoCatalogue(dataDir, path.join(OUT, `photos-${count}`), count);
+    say(
+      `photo catalogue: ${made.photos} products with a ${PHOTO_SIZE.width}×${PHOTO_SIZE.height} JPEG each (${fmt(made.bytes / 2 ** 20, 1)} MiB, blurred noise: ` +
+        `the encoder's worst case), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`,
+    );
+    const photoRuns = Math.min(runs, 3);
+    await measureBuild(`site build photos-${count}, fresh output folder (the WebP copies from the image cache)`, made.dir, photoRuns);
+    await measureBuild(`site build photos-${count}, cold: no cache, every copy encoded`, made.dir, photoRuns, [], 'cold');
+  }
 
   const synthetic = flag(args, '--synthetic');
   if (synthetic !== undefined) {

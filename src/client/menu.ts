@@ -12,6 +12,7 @@
  */
 export function initMenus(root: ParentNode = document): void {
   showCurrentEntry(root);
+  markRowEnd(root);
   const menus = Array.from(root.querySelectorAll<HTMLDetailsElement>('.site-nav details'));
   if (menus.length === 0) return;
   const close = (menu: HTMLDetailsElement, refocus: boolean) => {
@@ -37,6 +38,21 @@ export function initMenus(root: ParentNode = document): void {
       if (next !== null && !menu.contains(next)) close(menu, false);
     });
   }
+}
+
+/**
+ * Where CSS has no scroll-driven animations (Firefox), the row's edge fade (styles.css) cannot clear at
+ * its end by itself and would cover the last entry: `data-row-end` on the nav says the row is there.
+ */
+function markRowEnd(root: ParentNode): void {
+  if (typeof CSS !== 'undefined' && CSS.supports('animation-timeline: scroll()')) return;
+  const row = root.querySelector<HTMLElement>('.nav-main');
+  const nav = row?.closest<HTMLElement>('.site-nav');
+  if (!row || !nav) return;
+  const mark = () => nav.toggleAttribute('data-row-end', row.scrollLeft + row.clientWidth >= row.scrollWidth - 1);
+  row.addEventListener('scroll', mark, { passive: true });
+  window.addEventListener('resize', mark, { passive: true });
+  mark();
 }
 
 function showCurrentEntry(root: ParentNode): void {

@@ -414,6 +414,18 @@ describe('navigation', () => {
     expect(await page.locator('.nav-main').evaluate((ul) => ul.scrollLeft)).toBe(0);
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.site-nav')!, '::after').opacity)).toBe('1');
     await context.close();
+
+    // A browser without scroll-driven animations (Firefox): the code marks the row's end for the stylesheet.
+    const noTimelines = `{ const supports = CSS.supports.bind(CSS); CSS.supports = (...a) => !String(a.join(':')).includes('animation-timeline') && supports(...a); }`;
+    const fallback = await open(routeOf(site, 'home'), { viewport: { width: 375, height: 667 } }, noTimelines);
+    const atEnd = () => fallback.page.locator('.site-nav').evaluate((nav) => nav.hasAttribute('data-row-end'));
+    await fallback.page.waitForLoadState('networkidle');
+    expect(await atEnd()).toBe(false);
+    await fallback.page.locator('.nav-main').evaluate((ul) => (ul.scrollLeft = ul.scrollWidth));
+    await expect.poll(atEnd).toBe(true);
+    await fallback.page.locator('.nav-main').evaluate((ul) => (ul.scrollLeft = 0));
+    await expect.poll(atEnd).toBe(false);
+    await fallback.context.close();
   });
 
   it('the Products menu closes on Escape (focus back on it), on a click outside and when focus leaves it', async () => {

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Severity } from '../core/diagnostic.js';
+import { shownSize } from '../core/images.js';
 import { RULES, RULES_BY_ID } from './rules.js';
 import type { RouteInfo } from './page-rules.js';
 import { parseRobots } from './robots.js';
@@ -345,9 +346,8 @@ async function readPixelSizes(dir: string, files: ReadonlyMap<string, number>, p
   for (const file of [...wanted].sort()) {
     try {
       // Synchronous: for hundreds of small files, ten times faster than a thread-pool round trip each.
-      const { width, height, orientation } = imageSize(readFileSync(join(dir, file)));
-      // EXIF orientations 5 to 8 are shown turned a quarter: the shape a browser lays out.
-      if (width > 0 && height > 0) sizes.set(file, orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height });
+      const shown = shownSize(imageSize(readFileSync(join(dir, file))));
+      if (shown) sizes.set(file, shown);
     } catch {
       // not an image format image-size reads: nothing to compare
     }

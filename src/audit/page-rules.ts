@@ -176,16 +176,12 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   const imageShapes: Array<[string, number, number]> = [];
   for (const img of facts.images) {
     const [width, height] = [Number(img.width), Number(img.height)];
-    if (img.src && width > 0 && height > 0) {
-      const target = resolveLink(img.src, facts.url, ctx.origin);
-      if (target.kind === 'internal') imageShapes.push([target.path, width, height]);
-    }
     const choices = new Set<string>();
     const name = img.src ?? img.srcset[0] ?? '(no src)';
     if (img.alt === null) emit('img/missing-alt', `The image ${name} has no alt attribute.`);
     else if (img.alt.length > opt('img/alt-too-long').max) emit('img/alt-too-long', `The alt text of ${name} is ${img.alt.length} characters (over ${opt('img/alt-too-long').max}).`);
     if (!img.width || !img.height) emit('img/missing-size', `The image ${name} lacks ${!img.width && !img.height ? 'width and height' : !img.width ? 'width' : 'height'}.`);
-    for (const ref of [img.src, ...img.srcset]) {
+    for (const [i, ref] of [img.src, ...img.srcset].entries()) {
       if (ref === null || ref === '') {
         emit('img/broken', 'An image has an empty src.');
         continue;
@@ -194,6 +190,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       if (target.kind === 'internal') {
         imageRefs.add(target.path);
         choices.add(target.path);
+        if (i === 0 && width > 0 && height > 0) imageShapes.push([target.path, width, height]); // the src, as drawn
       }
     }
     if (choices.size > 0) imageChoices.push([...choices]);

@@ -3,6 +3,7 @@
  * links, inlinks, orphans, crawl depth), duplicates, pagination, canonical
  * targets, the sitemap and robots.txt.
  */
+import { sameShape } from '../core/images.js';
 import { nearDuplicatePairs } from './content.js';
 import { blockedBy, googlebotRules, type ParsedRobots } from './robots.js';
 import type { ParsedSitemap } from './sitemap.js';
@@ -131,8 +132,7 @@ export function checkSite(input: SiteInput): SiteResult {
       const file = fileExists(ref);
       const actual = file === undefined ? undefined : input.pixelSizes?.get(file);
       if (actual === undefined) continue;
-      const [declared, real] = [width / height, actual.width / actual.height];
-      if (Math.abs(declared - real) / real <= ASPECT_TOLERANCE) continue;
+      if (sameShape({ width, height }, actual, ASPECT_TOLERANCE)) continue;
       const key = `${file}\n${width}×${height}`;
       const users = misshapen.get(key) ?? new Set<string>();
       users.add(page.url);

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../core/diagnostic.js';
 import { pointer } from '../core/diagnostic.js';
-import { artworkPath, isFileSlug, LOGO_URL, SHARE_CARD_URL, variantsOf } from '../core/images.js';
+import { artworkPath, isFileSlug, LOGO_URL, sameShape, SHARE_CARD_URL, variantsOf } from '../core/images.js';
 import type { CatalogueImage } from '../load/catalogue.js';
 import type { Image } from '../load/schema.js';
 import { diagnostic, type CheckContext } from './context.js';
@@ -127,9 +127,7 @@ function heaviness(image: CatalogueImage): string | undefined {
 /** What to tell an editor when a file's shape is not the one declared for it, or undefined when it is. */
 function shapeMismatch(file: CatalogueImage, declared: Image): string | undefined {
   if (file.width === undefined || file.height === undefined) return undefined;
-  const ratio = file.width / file.height;
-  const said = declared.width / declared.height;
-  if (Math.abs(said - ratio) / ratio <= RATIO_TOLERANCE) return undefined;
+  if (sameShape(declared, { width: file.width, height: file.height }, RATIO_TOLERANCE)) return undefined;
   return (
     `Image ${file.url} is ${file.width}×${file.height} pixels, but width ${declared.width} and height ${declared.height} are declared, another shape: ` +
     `browsers keep the declared shape free while it loads, so the page jumps when it arrives. Declare ${file.width} and ${file.height}.`

@@ -4,12 +4,15 @@
  * /images/ folder, so the check needs these before anything is rendered.
  */
 
+/** A name that is one segment of an image URL and needs no escaping there: a slug, a folder or file of data/images/. */
+export const URL_SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
 /**
  * A product's slug names its artwork, /images/products/<slug>.svg, so it must
  * be one file name that stays in that folder. Capital letters and edge
  * hyphens are legacy and allowed; a slash, a backslash or `..` never is.
  */
-export const isFileSlug = (slug: string): boolean => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(slug) && !slug.includes('..');
+export const isFileSlug = (slug: string): boolean => URL_SAFE_NAME.test(slug) && !slug.includes('..');
 
 export const FILE_SLUG_EXPECTED = "letters, digits, '-', '_' or '.' (no '/', '\\' or '..')";
 
@@ -65,6 +68,22 @@ export function variantsOf(image: SizedImage): ImageVariant[] {
     width: w,
     height: Math.max(1, Math.round((w * height) / width)),
   }));
+}
+
+/**
+ * An image's width and height as browsers lay it out, from what image-size read of its header: EXIF
+ * orientations 5 to 8 turn the picture a quarter. Undefined for a header without a size.
+ */
+export function shownSize(read: { width: number; height: number; orientation?: number }): { width: number; height: number } | undefined {
+  const { width, height, orientation } = read;
+  if (!(width > 0 && height > 0)) return undefined;
+  return orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height };
+}
+
+/** Whether two width-by-height pairs are one shape, their ratios within `tolerance` (a share of the second). */
+export function sameShape(a: { width: number; height: number }, b: { width: number; height: number }, tolerance: number): boolean {
+  const ratio = b.width / b.height;
+  return Math.abs(a.width / a.height - ratio) / ratio <= tolerance;
 }
 
 /** `srcset` for a photograph: its copies, then the file itself at its own width; undefined when it has no copies. */

@@ -12,8 +12,8 @@ import { runInNewContext } from 'node:vm';
 import { countBySeverity, type Diagnostic } from '../core/diagnostic.js';
 import type { ResolvedRoute } from '../check/index.js';
 import type { Catalogue } from '../load/catalogue.js';
-import { safeHref, siteUrl } from '../render/text.js';
 import { locateMany } from '../load/locate.js';
+import { photoUrls } from '../render/text.js';
 import { writeSnapshot } from '../render/snapshot.js';
 import { LOGO_MARK, logoSvg, SHARE_CARD } from '../render/artwork.js';
 import { shareCardPng } from './share-card.js';
@@ -591,12 +591,9 @@ function buildRoutesReport(plan: readonly PlannedRoute[], facts: readonly PageFa
  */
 function photosByEntity(catalogue: Catalogue): Map<string, string[]> {
   const photos = new Map<string, string[]>();
-  const absolute = (src: string) => {
-    const safe = safeHref(src);
-    return safe === null ? [] : [siteUrl(catalogue.site.origin, safe)];
-  };
-  for (const p of catalogue.products) if (p.images.length > 0) photos.set(p.id, [...new Set(p.images.flatMap((i) => absolute(i.src)))]);
-  for (const n of catalogue.news) if (n.image) photos.set(n.id, absolute(n.image.src));
+  const { origin } = catalogue.site;
+  for (const p of catalogue.products) if (p.images.length > 0) photos.set(p.id, photoUrls(origin, p.images));
+  for (const n of catalogue.news) if (n.image) photos.set(n.id, photoUrls(origin, [n.image]));
   return photos;
 }
 

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as ImageSize from 'image-size';
+import { shownSize, URL_SAFE_NAME } from '../core/images.js';
 
 /** The per-entity folders of `data/`, one JSON file per entity. */
 export const COLLECTION_DIRS = ['categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -25,9 +26,7 @@ export const IMAGES_DIR = 'images';
 
 /** What `data/images/` may hold: the formats browsers show in `<img>`. */
 export const IMAGE_EXTENSIONS = ['avif', 'gif', 'jpeg', 'jpg', 'png', 'svg', 'webp'] as const;
-const IMAGE_FILE = new RegExp(`^[A-Za-z0-9_-][A-Za-z0-9._-]*\\.(?:${IMAGE_EXTENSIONS.join('|')})$`, 'i');
-/** A sub-folder's name: it becomes a segment of the image's URL, which must need no escaping. */
-const IMAGE_FOLDER = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const IMAGE_EXTENSION = new RegExp(`\\.(?:${IMAGE_EXTENSIONS.join('|')})$`, 'i');
 
 /** An image file of `data/images/`: not parsed, only hashed and measured. */
 export interface DataImageFile {
@@ -167,10 +166,11 @@ function imageFilesIn(root: string): { files: string[]; strays: string[] } {
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const rel = `${dir}/${e.name}`;
-      if (e.isDirectory() && IMAGE_FOLDER.test(e.name)) walk(rel);
+      // Each name becomes a segment of the image's URL, which must need no escaping.
+      if (e.isDirectory() && URL_SAFE_NAME.test(e.name)) walk(rel);
       // Regular files only: the build publishes these bytes as they are, and a link (to ~/.npmrc, say) would
       // publish whatever it points at. A JSON link is safe by comparison: it has to pass a schema.
-      else if (e.isFile() && IMAGE_FILE.test(e.name)) files.push(rel);
+      else if (e.isFile() && URL_SAFE_NAME.test(e.name) && IMAGE_EXTENSION.test(e.name)) files.push(rel);
       else strays.push(rel);
     }
   };
@@ -197,10 +197,8 @@ let imageSize: typeof ImageSize.imageSize | undefined;
 function pixelSize(bytes: Uint8Array): { width?: number; height?: number } {
   imageSize ??= (createRequire(import.meta.url)('image-size') as typeof ImageSize).imageSize;
   try {
-    const { width, height, orientation } = imageSize(bytes);
-    if (!(width > 0 && height > 0)) return {};
-    // EXIF orientations 5 to 8 turn the picture a quarter: browsers show it, and the build's copies are made, upright.
-    return orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height };
+    // Upright, as browsers show it and as the build makes its copies.
+    return shownSize(imageSize(bytes)) ?? {};
   } catch {
     return {};
   }

@@ -9,7 +9,7 @@ import { isSvgUrl } from '../core/social.js';
 import { artworkUrl, ARTWORK_SIZE, SHARE_CARD } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
 import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
-import { absoluteUrl, firstParagraph, laterDate, safeHref, siteUrl, squash, trimToSentences } from './text.js';
+import { absoluteUrl, firstParagraph, laterDate, photoUrls, safeHref, siteUrl, squash, trimToSentences } from './text.js';
 import type { Crumb, View } from './view.js';
 
 export type MetaField = 'title' | 'description' | 'keywords';
@@ -143,13 +143,10 @@ export function productImage(product: Product): OgImage {
 
 const absolute = (model: SiteModel, url: string): string => siteUrl(model.site.origin, url);
 
-/**
- * Every image of a product for its structured data, absolute: all its photographs (Google picks among
- * several shapes for results), else its generated artwork.
- */
+/** Every image of a product for its structured data: all its photographs (Google picks among several shapes for results), else its artwork. */
 function productImages(model: SiteModel, product: Product): string[] {
-  const own = product.images.map((img) => safeHref(img.src)).filter((src): src is string => src !== null);
-  return own.length > 0 ? [...new Set(own.map((src) => absolute(model, src)))] : [absoluteUrl(model.site.origin, artworkUrl(product))];
+  const own = photoUrls(model.site.origin, product.images);
+  return own.length > 0 ? own : [absoluteUrl(model.site.origin, artworkUrl(product))];
 }
 
 /**

@@ -3,7 +3,7 @@
  * itself, computed once per worker thread so that rendering a route is a
  * cheap, pure function of (model, route).
  */
-import type { Catalogue, CatalogueImage } from '../load/catalogue.js';
+import type { Catalogue } from '../load/catalogue.js';
 import { srcSetOf } from '../core/images.js';
 import type { Article, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../load/schema.js';
 import { laterDate } from './text.js';
@@ -99,8 +99,8 @@ export interface SiteModel {
   popularCategories: Category[];
   /** Newest content date of the whole catalogue: lastmod of pages with no content of their own. */
   newestDate: string;
-  /** The files of data/images/ by URL: a photograph's size names its smaller copies (see srcSetFor). */
-  images: Map<string, CatalogueImage>;
+  /** `srcset` of each photograph of data/images/ that has smaller copies, by its URL (see responsive). */
+  srcSets: Map<string, string>;
 }
 
 const byName = (a: Product, b: Product): number =>
@@ -282,7 +282,10 @@ export function createSiteModel(catalogue: Catalogue, assets: AssetRefs): SiteMo
     nav,
     popularCategories,
     newestDate: newestContentDate(catalogue),
-    images: new Map(catalogue.images.map((i) => [i.url, i])),
+    srcSets: new Map(catalogue.images.flatMap((i): Array<[string, string]> => {
+      const srcSet = srcSetOf(i);
+      return srcSet === undefined ? [] : [[i.url, srcSet]];
+    })),
   };
 }
 
@@ -292,8 +295,7 @@ export function createSiteModel(catalogue: Catalogue, assets: AssetRefs): SiteMo
  * one of them instead of the file; any other image gets neither.
  */
 export function responsive(model: SiteModel, src: string, sizes: string): { srcSet?: string; sizes?: string } {
-  const image = model.images.get(src);
-  const srcSet = image && srcSetOf(image);
+  const srcSet = model.srcSets.get(src);
   return srcSet ? { srcSet, sizes } : {};
 }
 

@@ -42,6 +42,15 @@ export function absoluteUrl(origin: string, path: string): string {
 /** An image or link URL made absolute on the site: one already absolute (http or https) is kept as it is. */
 export const siteUrl = (origin: string, url: string): string => (/^https?:\/\//i.test(url) ? url : absoluteUrl(origin, url));
 
+/**
+ * The images among `images` that content names (a product's photographs, a news item's image; never the
+ * generated artwork), absolute and each once: what structured data and the sitemap's image extension name.
+ */
+export function photoUrls(origin: string, images: ReadonlyArray<{ src: string }>): string[] {
+  const safe = images.map((img) => safeHref(img.src)).filter((src): src is string => src !== null);
+  return [...new Set(safe.map((src) => siteUrl(origin, src)))];
+}
+
 /** Plain text of rich text (for descriptions, snippets and JSON-LD). */
 export function richToText(text: RichText): string {
   if (typeof text === 'string') return text;

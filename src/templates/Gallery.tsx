@@ -12,7 +12,7 @@ export function Gallery({ model, images }: { model: SiteModel; images: readonly 
       {images.length > 1 ? (
         <div className="gallery-thumbs">
           {images.map((img, i) => (
-            <button key={i} type="button" data-gallery-thumb="" data-src={img.url} data-srcset={responsive(model, img.url, '').srcSet} data-alt={img.alt} aria-label={`Show image ${i + 1}: ${img.alt}`}>
+            <button key={i} type="button" data-gallery-thumb="" data-src={img.url} data-srcset={model.srcSets.get(img.url)} data-alt={img.alt} aria-label={`Show image ${i + 1}: ${img.alt}`}>
               <img src={img.url} {...responsive(model, img.url, IMAGE_SIZES.thumb)} width={img.width} height={img.height} alt="" loading="lazy" />
             </button>
           ))}

@@ -4,7 +4,8 @@ import { describe, expect, test, vi } from 'vitest';
 import { INQUIRY_TYPES } from '../../src/core/inquiry.js';
 import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
 import { Gallery } from '../../src/templates/Gallery.js';
-import type { SiteModel } from '../../src/render/model.js';
+import { createSiteModel } from '../../src/render/model.js';
+import { ASSETS, fixtureCatalogue } from '../render/fixture.js';
 import { Inquire } from '../../src/templates/Inquire.js';
 import { InquireSecond } from '../../src/templates/InquireSecond.js';
 import { compactMask, milestoneSteps, Pagination, pageWindow } from '../../src/templates/Pagination.js';
@@ -253,9 +254,9 @@ describe('Slider and Gallery', () => {
     ).toEqual(['0', '1']);
   });
   test('gallery with a main image and thumbnails; a photograph of data/images/ names its copies', () => {
-    // Only the model's images matter to the gallery: /b.jpg is a 1200×800 photograph of data/images/.
+    // /b.jpg is a 1200×800 photograph of data/images/; /a.svg is not one.
     const photo = { url: '/b.jpg', file: 'data/images/b.jpg', path: '/data/images/b.jpg', size: 1, digest: 'd', width: 1200, height: 800 };
-    const model = { images: new Map([[photo.url, photo]]) } as unknown as SiteModel;
+    const model = createSiteModel({ ...fixtureCatalogue(), images: [photo] }, ASSETS);
     const $ = load(
       html(
         <Gallery

@@ -32,6 +32,7 @@ import { publishImages } from './images.js';
 import { siteWriter } from './site-files.js';
 import { defaultCacheDir } from '../load/cache.js';
 import { headersFile, HEADERS_FILE } from './headers-file.js';
+import { stampRecorder, takeStamps } from './output-stamps.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from './sitemap.js';
 
 export interface BuildOptions {
@@ -75,6 +76,13 @@ export interface BuildResult {
   checkCounts: CheckCounts;
   /** HTML pages written: one per resolved route, plus 404.html and 500.html. */
   pages: number;
+  /**
+   * Route pages whose file in the output folder (the spare, on a rebuild)
+   * already held their bytes and was kept as it was; `byStamp` of them were
+   * known so from the stamps the build that left them recorded, without
+   * reading them back (output-stamps.ts).
+   */
+  unchanged: { pages: number; byStamp: number };
   /** Every file of the new output folder. */
   files: number;
   bytes: number;
@@ -198,6 +206,7 @@ const ERROR_PAGE_FALLBACK: Record<ErrorPageFile, { code: string; name: string }>
 };
 
 const NO_LINKS: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
+const NONE_KEPT = { pages: 0, byStamp: 0 };
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const clock = stopwatch();
@@ -214,7 +223,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const snapshot = path.join(tmpdir(), `site-build-${process.pid}-${Date.now()}.catalogue`);
   const tmp = tempDirFor(outDir);
-  const config = { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/index.js', import.meta.url).href };
+  // Where the pages' stamps are kept between builds (output-stamps.ts); none outside a package (a cold CI checkout run elsewhere).
+  const cacheDir = defaultCacheDir();
+  const config = { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? new URL('../render/index.js', import.meta.url).href, stamps: cacheDir !== undefined };
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   // Otherwise the catalogue's size decides once it is known (see PARALLEL_MIN_ROUTES).
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
@@ -230,7 +241,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile, htmlTwins);
     const diagnostics = [...checkDiagnostics, ...planDiagnostics];
     if (checked.catalogue === null || diagnostics.some((d) => d.severity === 'error')) {
-      return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS });
+      return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS, unchanged: NONE_KEPT });
     }
     const catalogue = checked.catalogue;
 
@@ -248,6 +259,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     removeInBackground(await staleSiblings(outDir));
     preparing = prepareTempDir(outDir);
     const { recycled } = await preparing;
+    const stamps = recycled && cacheDir !== undefined ? takeStamps(cacheDir, tmp) : new Map<string, string>();
+    const recorder = cacheDir === undefined ? undefined : stampRecorder(cacheDir, tmp);
     // Every render thread readies its share of the output folder (see the 'prepare' task and ownerOf): the
     // workers at once, this thread once it has written their snapshot. Walking a spare of 100,000 pages is
     // seconds of readdir, which one thread did alone while the other waited.
@@ -261,20 +274,23 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const held = await allSettledOrThrow([...shares, prepare(threads.workers)]);
       const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
       clock.lap('prepare');
-      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key, held: inventory.files });
+      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key, held: inventory.files, stamps, recordStamp: recorder?.add });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
+        recorder?.drop();
         // Not deleted: the next build writes into it (see atomic.ts).
         await keepAsSpare(tmp, outDir);
-        return finish({ ok: false, failedAt: built.failedAt ?? 'render', diagnostics: all, checkCounts, pages: 0, files: 0, bytes: 0, links: built.links });
+        return finish({ ok: false, failedAt: built.failedAt ?? 'render', diagnostics: all, checkCounts, pages: 0, files: 0, bytes: 0, links: built.links, unchanged: NONE_KEPT });
       }
       removeUnwritten(tmp, inventory, built.written);
       const aside = await swapIn(tmp, outDir);
+      recorder?.keep();
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
-      return finish({ ok: true, diagnostics: all, checkCounts, pages: built.links.pages, files: built.written.size, bytes: built.bytes, links: built.links });
+      return finish({ ok: true, diagnostics: all, checkCounts, pages: built.links.pages, files: built.written.size, bytes: built.bytes, links: built.links, unchanged: built.unchanged });
     } catch (err) {
+      recorder?.drop();
       // Stop every writer before putting their folder away; the original error is the one to report.
       await threads.destroy().catch(() => undefined);
       await keepAsSpare(tmp, outDir).catch(() => undefined);
@@ -306,6 +322,10 @@ interface EmitContext {
   checkKey?: string;
   /** Files the temporary folder held before this build wrote anything (see Inventory). */
   held: ReadonlySet<string>;
+  /** The stamps the build that left the temporary folder recorded, by file; each is handed to its page's job once. */
+  stamps: Map<string, string>;
+  /** Takes each page's new stamp as its render thread reports it (see stampRecorder). */
+  recordStamp?: (file: string, stamp: string) => void;
 }
 
 /**
@@ -325,13 +345,14 @@ interface Emitted {
   /** Every file written into the temporary folder, relative to it. */
   written: Set<string>;
   bytes: number;
+  unchanged: BuildResult['unchanged'];
 }
 
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
   const writer = siteWriter(tmp);
-  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, options.onProgress);
+  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, { previous: ctx.stamps, record: ctx.recordStamp }, options.onProgress);
   const shareCard = shareCardPng(catalogue.site);
   shareCard.catch(() => undefined); // awaited with the sitemap; a failed render must not go unobserved meanwhile
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
@@ -363,7 +384,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
       message: `The ${name} template failed (${page.failure.cause}); the minimal error page was written instead. Fix the template and rebuild.`,
     });
   }
-  if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0 };
+  if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0, unchanged: NONE_KEPT };
 
   const facts = rendered.facts;
   const origin = catalogue.site.origin;
@@ -413,7 +434,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   let bytes = 0;
   for (const p of rendered.errorPages.pages) bytes += p.bytes;
   for (const f of facts) bytes += f.bytes;
-  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, written: files, bytes };
+  return { diagnostics, failedAt: broken.length + unsafe.length > 0 ? 'links' : undefined, links, written: files, bytes, unchanged: rendered.unchanged };
 }
 
 /**
@@ -466,6 +487,7 @@ interface Rendered {
   errorPages: ErrorPagesResult;
   /** Artwork files written, relative to the output folder. */
   artwork: string[];
+  unchanged: BuildResult['unchanged'];
 }
 
 /**
@@ -478,6 +500,7 @@ async function renderAll(
   plan: readonly PlannedRoute[],
   catalogue: Catalogue,
   held: ReadonlySet<string>,
+  stamps: { previous: Map<string, string>; record?: (file: string, stamp: string) => void },
   onProgress?: (done: number, total: number) => void,
 ): Promise<Rendered> {
   const productCount = catalogue.products.length;
@@ -486,6 +509,7 @@ async function renderAll(
   const failures: RenderFailure[] = [];
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
+  const unchanged = { pages: 0, byStamp: 0 };
   const size = batchSizeFor(plan.length, pool.threads);
   let next = 0;
   let done = 0;
@@ -495,6 +519,11 @@ async function renderAll(
       const job: RouteJob = { index, route, file, body: bodyOf(route) };
       if (!held.has(file)) job.fresh = true;
       if (twin) job.twin = true;
+      const previous = stamps.previous.get(file);
+      if (previous !== undefined) {
+        if (job.fresh !== true) job.previous = previous;
+        stamps.previous.delete(file); // handed out: the map shrinks as the pages go
+      }
       return job;
     });
     next += jobs.length;
@@ -511,6 +540,9 @@ async function renderAll(
       failures.push(...result.failures);
       mergeTally(tally, result.links);
       unsafe.push(...result.unsafe);
+      if (stamps.record !== undefined) for (const [i, stamp] of result.stamps) stamps.record(plan[i].file, stamp);
+      unchanged.pages += result.unchanged;
+      unchanged.byStamp += result.byStamp;
       done += jobs.length;
       onProgress?.(done, plan.length);
     }
@@ -530,7 +562,7 @@ async function renderAll(
   const artworkFiles = art.flatMap((a) => a.files);
   unsafe.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   failures.sort((a, b) => a.index - b.index || (a.subject < b.subject ? -1 : 1));
-  return { facts, failures, tally, unsafe, errorPages: errors, artwork: artworkFiles };
+  return { facts, failures, tally, unsafe, errorPages: errors, artwork: artworkFiles, unchanged };
 }
 
 function failureDiagnostic(f: RenderFailure, plan: readonly PlannedRoute[], routesFile: string): Diagnostic {

@@ -11,8 +11,9 @@
  * longer (file handles and thread-pool round trips cost more per file than
  * rendering a small page).
  */
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
+import { digestOf, stampOf } from './output-stamps.js';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
 let previous = Buffer.allocUnsafe(1 << 20);
@@ -42,6 +43,14 @@ export function encodePieces(pieces: readonly string[]): Buffer {
 
 /** The file sameAsOnDisk last found holding the bytes: placeTwin compares a twin with it without another stat. */
 const onDisk = { ino: -1, dev: -1 };
+/** Its stat, for its stamp. */
+let onDiskStat: BigIntStats | undefined;
+
+function holding(stat: BigIntStats): void {
+  onDisk.ino = Number(stat.ino);
+  onDisk.dev = Number(stat.dev);
+  onDiskStat = stat;
+}
 
 /**
  * Whether the file at `target` holds exactly `bytes`; null when there is no
@@ -55,19 +64,19 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
     return null;
   }
   try {
-    const stat = fstatSync(fd);
+    const stat = fstatSync(fd, { bigint: true });
     if (!stat.isFile()) return null;
-    if (stat.size !== bytes.length) return false;
-    if (stat.size > previous.length) previous = Buffer.allocUnsafe(Math.max(stat.size, previous.length * 2));
+    const size = Number(stat.size);
+    if (size !== bytes.length) return false;
+    if (size > previous.length) previous = Buffer.allocUnsafe(Math.max(size, previous.length * 2));
     let read = 0;
-    while (read < stat.size) {
-      const n = readSync(fd, previous, read, stat.size - read, read);
+    while (read < size) {
+      const n = readSync(fd, previous, read, size - read, read);
       if (n === 0) return false; // shorter than it said: it changed meanwhile
       read += n;
     }
     if (previous.compare(bytes, 0, bytes.length, 0, bytes.length) !== 0) return false;
-    onDisk.ino = stat.ino;
-    onDisk.dev = stat.dev;
+    holding(stat);
     return true;
   } finally {
     closeSync(fd);
@@ -91,13 +100,47 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
  * system has no hard links).
  */
 export function writeOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: string): number {
+  return write(target, pieces, fresh, twin, null).bytes;
+}
+
+/** What writing a page did: its size, its stamp when asked for, and whether the file there was kept, and how it was found to hold the bytes. */
+export interface PageWrite {
+  bytes: number;
+  stamp?: string;
+  kept?: 'stamp' | 'read';
+}
+
+/**
+ * writeOutputFile that also returns the file's stamp (output-stamps.ts).
+ * Given the stamp the file had when a build left it (`previous`), a file
+ * still matching it, hash of these bytes included, is left alone without
+ * being read; one that does not is replaced. Without it, the file is read
+ * and compared as writeOutputFile does. With `stamp` false (no cache folder
+ * to keep stamps in), nothing is hashed or stamped.
+ */
+export function writeStampedOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: string, previous?: string, stamp = true): PageWrite {
+  return write(target, pieces, fresh, twin, stamp ? { previous } : null);
+}
+
+function write(target: string, pieces: readonly string[], fresh: boolean, twin: string | undefined, stamping: { previous?: string } | null): PageWrite {
   const bytes = encodePieces(pieces);
-  let unchanged = false;
-  if (!fresh) {
+  const digest = stamping === null ? '' : digestOf(bytes);
+  let kept: PageWrite['kept'];
+  let stat: BigIntStats | undefined;
+  if (!fresh && stamping?.previous !== undefined) {
+    const found = lstatSync(target, { bigint: true, throwIfNoEntry: false });
+    if (found?.isFile() && stampOf(found, digest) === stamping.previous) {
+      kept = 'stamp';
+      holding((stat = found));
+    } else if (found?.isFile()) unlinkSync(target);
+  } else if (!fresh) {
     const same = sameAsOnDisk(target, bytes);
-    if (same === true) unchanged = true;
-    else if (same === false) unlinkSync(target);
+    if (same === true) {
+      kept = 'read';
+      stat = onDiskStat;
+    } else if (same === false) unlinkSync(target);
   }
+  const unchanged = kept !== undefined;
   if (!unchanged) {
     try {
       writeFileSync(target, bytes);
@@ -108,8 +151,11 @@ export function writeOutputFile(target: string, pieces: readonly string[], fresh
       writeFileSync(target, bytes);
     }
   }
-  if (twin !== undefined) placeTwin(target, twin, unchanged, bytes);
-  return bytes.length;
+  const relinked = twin !== undefined && placeTwin(target, twin, unchanged, bytes);
+  if (stamping === null) return { bytes: bytes.length, kept };
+  // A new file, or a new link to it, moved its change time: stamped as it is now.
+  if (!unchanged || relinked || stat === undefined) stat = lstatSync(target, { bigint: true });
+  return { bytes: bytes.length, stamp: stampOf(stat, digest), kept };
 }
 
 /** Errors of a file system (or a mount) that has no hard links, or no more of them for this file. */
@@ -119,17 +165,17 @@ const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS
  * Makes `twin` name the same file as `target`. An unchanged page's twin is
  * usually its link already (the build that wrote the page linked it): one
  * lstat says so, and nothing is written. Otherwise whatever is at `twin` is
- * replaced, never written through.
+ * replaced, never written through. Says whether anything was done.
  */
-function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer): void {
+function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer): boolean {
   if (unchanged) {
     const other = lstatSync(twin, { throwIfNoEntry: false });
-    if (other !== undefined && other.isFile() && other.ino === onDisk.ino && other.dev === onDisk.dev) return;
+    if (other !== undefined && other.isFile() && other.ino === onDisk.ino && other.dev === onDisk.dev) return false;
   }
   for (let attempt = 0; ; attempt++) {
     try {
       linkSync(target, twin);
-      return;
+      return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? '';
       if (code === 'EEXIST' && attempt === 0) {
@@ -139,7 +185,7 @@ function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buff
       if (!NO_HARD_LINK.has(code)) throw err;
       unlinkIfThere(twin);
       writeFileSync(twin, bytes);
-      return;
+      return true;
     }
   }
 }

@@ -23,6 +23,8 @@ export interface WorkerConfig {
   assets: AssetRefs;
   /** URL of the module providing the render API (src/render/index.ts unless a test substitutes one). */
   renderModule: string;
+  /** Stamp every page written (emit/output-stamps.ts): the build has a cache folder to keep them in. */
+  stamps?: boolean;
 }
 
 /** A lean entity's body: its file, the sha1 of the bytes checked, and the field that holds the blocks. */
@@ -45,6 +47,8 @@ export interface RouteJob {
   fresh?: true;
   /** Give the page its second name too, `<path>.html` beside its folder (twinFileOf in emit/paths.ts). */
   twin?: true;
+  /** The stamp the build that left the output folder recorded for `file` (emit/output-stamps.ts). */
+  previous?: string;
 }
 
 export type RenderTask =
@@ -98,6 +102,12 @@ export interface RoutesResult {
   links: TallyEntries;
   /** [reference, route index] for every `javascript:`-like reference found. */
   unsafe: Array<[string, number]>;
+  /** [route index, stamp] of every page written, when the build keeps stamps (WorkerConfig.stamps). */
+  stamps: Array<[number, string]>;
+  /** Pages whose file in the output folder already held their bytes, and was kept. */
+  unchanged: number;
+  /** Of those, the ones found so by their stamp, without reading them. */
+  byStamp: number;
 }
 
 export interface ArtworkResult {

@@ -14,7 +14,7 @@ import type { SiteModel } from './model.js';
 import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
 import { folderOfTwin, insideRoot, twinFileOf } from '../emit/paths.js';
-import { writeOutputFile } from '../emit/output-file.js';
+import { writeOutputFile, writeStampedOutputFile, type PageWrite } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
 import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../core/error-pages.js';
@@ -26,6 +26,7 @@ import type {
   RenderFailure,
   RenderResult,
   RenderTask,
+  RouteJob,
   RoutesResult,
   WorkerConfig,
 } from './protocol.js';
@@ -57,6 +58,12 @@ export function causeOf(err: unknown): string {
 function writeOutput(outDir: string, file: string, pieces: readonly string[], fresh = false, twin = false): number {
   const twinFile = twin ? twinFileOf(file) : null;
   return writeOutputFile(insideRoot(outDir, file), pieces, fresh, twinFile === null ? undefined : insideRoot(outDir, twinFile));
+}
+
+/** writeOutput of a page, with its stamp when `stamp` (see RouteJob.previous). */
+function writePage(outDir: string, job: RouteJob, pieces: readonly string[], stamp: boolean): PageWrite {
+  const twinFile = job.twin ? twinFileOf(job.file) : null;
+  return writeStampedOutputFile(insideRoot(outDir, job.file), pieces, job.fresh === true, twinFile === null ? undefined : insideRoot(outDir, twinFile), job.previous, stamp);
 }
 
 function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
@@ -119,7 +126,7 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
   return async (task) => {
     switch (task.kind) {
       case 'routes':
-        return renderRoutes(config.outDir, await ready(), task, inProcess === undefined ? undefined : MAIN_THREAD_SLICE);
+        return renderRoutes(config.outDir, await ready(), task, inProcess === undefined ? undefined : MAIN_THREAD_SLICE, config.stamps === true);
       case 'artwork':
         return renderArtwork(config.outDir, await ready(), task);
       case 'error-pages':
@@ -134,15 +141,20 @@ async function renderRoutes(
   outDir: string,
   { api, model, catalogue, detailEntity }: Session,
   task: Extract<RenderTask, { kind: 'routes' }>,
-  yieldEvery?: number,
+  yieldEvery: number | undefined,
+  stamps: boolean,
 ): Promise<RoutesResult> {
   const origin = catalogue.site.origin;
   const pages: PageFacts[] = [];
   const failures: RenderFailure[] = [];
   const tally = new BatchTally();
   const unsafe: Array<[string, number]> = [];
+  const stamped: Array<[number, string]> = [];
+  let unchanged = 0;
+  let byStamp = 0;
   let sinceYield = 0;
-  for (const { index, route, file, body, fresh, twin } of task.jobs) {
+  for (const job of task.jobs) {
+    const { index, route, file, body } = job;
     // On the main thread, let the event loop hand the workers their next batches every few pages.
     if (yieldEvery !== undefined && ++sinceYield > yieldEvery) {
       sinceYield = 0;
@@ -168,12 +180,16 @@ async function renderRoutes(
     tally.add(links, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      pages.push({ index, bytes: writeOutput(outDir, file, document.parts, fresh, twin === true), ...facts, metaFallback: [...facts.metaFallback] });
+      const written = writePage(outDir, job, document.parts, stamps);
+      if (written.stamp !== undefined) stamped.push([index, written.stamp]);
+      if (written.kept !== undefined) unchanged++;
+      if (written.kept === 'stamp') byStamp++;
+      pages.push({ index, bytes: written.bytes, ...facts, metaFallback: [...facts.metaFallback] });
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }
   }
-  return { kind: 'routes', pages, failures, links: tally.entries(), unsafe };
+  return { kind: 'routes', pages, failures, links: tally.entries(), unsafe, stamps: stamped, unchanged, byStamp };
 }
 
 async function renderArtwork(outDir: string, { api, model, catalogue }: Session, task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {

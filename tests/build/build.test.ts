@@ -420,6 +420,31 @@ describe('determinism and the command line', () => {
     expect(noTempLeft(work)).toEqual([]);
   });
 
+  test('a rebuild leaves a page of the spare unread while it matches the stamp its build recorded; one edited in place since is written anew', async () => {
+    const expected = snapshot(dist);
+    const spare = path.join(work, '.dist-spare');
+    // The build that left the spare recorded its pages' stamps, under the folder's device and inode (output-stamps.ts).
+    const { dev, ino } = statSync(spare, { bigint: true });
+    const record = path.join(process.env.SITE_CACHE_DIR!, 'outputs', `${dev}-${ino}.tsv`);
+    expect(readFileSync(record, 'utf8')).toContain(`${pageFile('/about-us')}\t`);
+    const untouched = path.join(spare, pageFile('/contact-us'));
+    const kept = statSync(untouched, { bigint: true });
+    // An edit in place that keeps the page's size: only its change time tells.
+    const page = path.join(spare, pageFile('/about-us'));
+    const text = readFileSync(page, 'utf8');
+    const at = text.indexOf('</title>') - 1;
+    writeFileSync(page, text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1));
+    const run = await build(work, ['--json']);
+    expect(run.code).toBe(0);
+    expect(snapshot(dist)).toEqual(expected);
+    // Every other page was known unchanged by its stamp, and none had to be read back.
+    const pages = new Set(ROUTES).size;
+    expect(JSON.parse(run.stdout).unchanged).toEqual({ pages: pages - 1, byStamp: pages - 1 });
+    const after = statSync(path.join(dist, pageFile('/contact-us')), { bigint: true });
+    expect([after.ino, after.ctimeNs]).toEqual([kept.ino, kept.ctimeNs]);
+    expect(existsSync(record)).toBe(true); // the record now describes dist/, the same folder
+  });
+
   test('--no-html-twins writes each page under its folder only, and a rebuild from a spare with twins drops them', async () => {
     const withTwins = snapshot(dist);
     // Twice: the first build writes into the spare of a build with twins, the second into its own.

@@ -20,7 +20,7 @@
  * host would publish them), under the folder's device and inode, which its
  * renames (output → spare → temporary folder → output) keep.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 
@@ -34,7 +34,7 @@ const KEEP = 16;
  * holds a stamp per page.
  */
 export function digestOf(bytes: Uint8Array): string {
-  return createHash('sha1').update(bytes).digest('base64url').slice(0, 16);
+  return hash('sha1', bytes, 'base64url').slice(0, 16);
 }
 
 /** The stamp of a file whose stat is `stat` and whose bytes hash to `digest` (numbers in base 36, to keep it short). */

@@ -28,6 +28,7 @@ import { createSiteModel, renderRoute } from '../src/render/index.js';
 import { measureScaling } from './scaling.js';
 import { makeSynthetic } from './synthetic.js';
 import { makePhotoCatalogue, PHOTO_SIZE } from './photos.js';
+import { flag, median } from './args.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/site');
@@ -42,10 +43,6 @@ interface BuildSample {
   timings: Record<string, number>;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 const say = (s: string) => void process.stdout.write(s + '\n');
 
@@ -170,15 +167,6 @@ async function removeLater(dirs: string[]): Promise<void> {
     return to;
   });
   await Promise.all(aside.map((d) => rm(d, { recursive: true, force: true })));
-}
-
-/** `--name=value`; a bare `--name` gives ''. */
-function flag(args: string[], name: string): string | undefined {
-  for (const a of args) {
-    if (a === name) return '';
-    if (a.startsWith(name + '=')) return a.slice(name.length + 1);
-  }
-  return undefined;
 }
 
 export async function run(args: string[]): Promise<void> {

@@ -23,6 +23,7 @@ import { serialize } from 'node:v8';
 import { checkDataDir } from '../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../src/emit/assets.js';
 import { makeSynthetic } from './synthetic.js';
+import { flag, median } from './args.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('./floor-child.js', import.meta.url));
@@ -42,10 +43,6 @@ interface Sample {
   children: ChildTimes[];
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (n: number) => n.toFixed(0);
 const say = (s: string) => void process.stdout.write(s + '\n');
 
@@ -119,15 +116,6 @@ async function measure(label: string, dataDir: string, runs: number, budgetMs: n
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** `--name=value`; a bare `--name` gives ''. */
-function flag(args: string[], name: string): string | undefined {
-  for (const a of args) {
-    if (a === name) return '';
-    if (a.startsWith(name + '=')) return a.slice(name.length + 1);
-  }
-  return undefined;
 }
 
 export async function run(args: string[]): Promise<void> {

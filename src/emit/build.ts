@@ -274,7 +274,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const held = await allSettledOrThrow([...shares, prepare(threads.workers)]);
       const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
       clock.lap('prepare');
-      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key, held: inventory.files, stamps, recordStamp: recorder?.add });
+      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key, held: inventory.files, stamps: { previous: stamps, record: recorder?.add } });
       const all = [...diagnostics, ...built.diagnostics];
       const blocking = (d: Diagnostic) => d.severity === 'error' || (options.strict === true && d.severity === 'warning');
       if (all.some(blocking)) {
@@ -322,10 +322,15 @@ interface EmitContext {
   checkKey?: string;
   /** Files the temporary folder held before this build wrote anything (see Inventory). */
   held: ReadonlySet<string>;
+  stamps: PageStamps;
+}
+
+/** The pages' stamps (output-stamps.ts) on their way through a build. */
+interface PageStamps {
   /** The stamps the build that left the temporary folder recorded, by file; each is handed to its page's job once. */
-  stamps: Map<string, string>;
+  previous: Map<string, string>;
   /** Takes each page's new stamp as its render thread reports it (see stampRecorder). */
-  recordStamp?: (file: string, stamp: string) => void;
+  record?: (file: string, stamp: string) => void;
 }
 
 /**
@@ -352,7 +357,7 @@ interface Emitted {
 async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
   const writer = siteWriter(tmp);
-  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, { previous: ctx.stamps, record: ctx.recordStamp }, options.onProgress);
+  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, ctx.stamps, options.onProgress);
   const shareCard = shareCardPng(catalogue.site);
   shareCard.catch(() => undefined); // awaited with the sitemap; a failed render must not go unobserved meanwhile
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
@@ -500,7 +505,7 @@ async function renderAll(
   plan: readonly PlannedRoute[],
   catalogue: Catalogue,
   held: ReadonlySet<string>,
-  stamps: { previous: Map<string, string>; record?: (file: string, stamp: string) => void },
+  stamps: PageStamps,
   onProgress?: (done: number, total: number) => void,
 ): Promise<Rendered> {
   const productCount = catalogue.products.length;

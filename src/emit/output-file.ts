@@ -13,7 +13,7 @@
  */
 import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
-import { digestOf, stampOf } from './output-stamps.js';
+import { pageDigest, stampOf } from './output-stamps.js';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
 let previous = Buffer.allocUnsafe(1 << 20);
@@ -41,16 +41,12 @@ export function encodePieces(pieces: readonly string[]): Buffer {
   return encoded.subarray(0, length);
 }
 
-/** The file sameAsOnDisk last found holding the bytes: placeTwin compares a twin with it without another stat. */
-const onDisk = { ino: -1, dev: -1 };
-/** Its stat, for its stamp. */
-let onDiskStat: BigIntStats | undefined;
-
-function holding(stat: BigIntStats): void {
-  onDisk.ino = Number(stat.ino);
-  onDisk.dev = Number(stat.dev);
-  onDiskStat = stat;
-}
+/**
+ * The stat of the file last found holding the bytes (by sameAsOnDisk or by its
+ * stamp): placeTwin compares a twin with it without another stat, and the
+ * page's stamp is made from it.
+ */
+let onDisk: BigIntStats | undefined;
 
 /**
  * Whether the file at `target` holds exactly `bytes`; null when there is no
@@ -76,7 +72,7 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
       read += n;
     }
     if (previous.compare(bytes, 0, bytes.length, 0, bytes.length) !== 0) return false;
-    holding(stat);
+    onDisk = stat;
     return true;
   } finally {
     closeSync(fd);
@@ -124,21 +120,18 @@ export function writeStampedOutputFile(target: string, pieces: readonly string[]
 
 function write(target: string, pieces: readonly string[], fresh: boolean, twin: string | undefined, stamping: { previous?: string } | null): PageWrite {
   const bytes = encodePieces(pieces);
-  const digest = stamping === null ? '' : digestOf(bytes);
+  const digest = stamping === null ? '' : pageDigest(bytes);
   let kept: PageWrite['kept'];
-  let stat: BigIntStats | undefined;
   if (!fresh && stamping?.previous !== undefined) {
     const found = lstatSync(target, { bigint: true, throwIfNoEntry: false });
     if (found?.isFile() && stampOf(found, digest) === stamping.previous) {
       kept = 'stamp';
-      holding((stat = found));
+      onDisk = found;
     } else if (found?.isFile()) unlinkSync(target);
   } else if (!fresh) {
     const same = sameAsOnDisk(target, bytes);
-    if (same === true) {
-      kept = 'read';
-      stat = onDiskStat;
-    } else if (same === false) unlinkSync(target);
+    if (same === true) kept = 'read';
+    else if (same === false) unlinkSync(target);
   }
   const unchanged = kept !== undefined;
   if (!unchanged) {
@@ -154,7 +147,7 @@ function write(target: string, pieces: readonly string[], fresh: boolean, twin: 
   const relinked = twin !== undefined && placeTwin(target, twin, unchanged, bytes);
   if (stamping === null) return { bytes: bytes.length, kept };
   // A new file, or a new link to it, moved its change time: stamped as it is now.
-  if (!unchanged || relinked || stat === undefined) stat = lstatSync(target, { bigint: true });
+  const stat = unchanged && !relinked ? onDisk! : lstatSync(target, { bigint: true });
   return { bytes: bytes.length, stamp: stampOf(stat, digest), kept };
 }
 
@@ -169,8 +162,8 @@ const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS
  */
 function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer): boolean {
   if (unchanged) {
-    const other = lstatSync(twin, { throwIfNoEntry: false });
-    if (other !== undefined && other.isFile() && other.ino === onDisk.ino && other.dev === onDisk.dev) return false;
+    const other = lstatSync(twin, { bigint: true, throwIfNoEntry: false });
+    if (other !== undefined && other.isFile() && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
   }
   for (let attempt = 0; ; attempt++) {
     try {

@@ -31,9 +31,10 @@ const KEEP = 16;
 /**
  * sha1 of a page's bytes, as a stamp names it: 96 of its bits, which is
  * plenty to tell two versions of one page apart, and short, as the build
- * holds a stamp per page.
+ * holds a stamp per page (load/read.ts's digestOf, the full hex sha1, names
+ * data files).
  */
-export function digestOf(bytes: Uint8Array): string {
+export function pageDigest(bytes: Uint8Array): string {
   return hash('sha1', bytes, 'base64url').slice(0, 16);
 }
 

@@ -14,7 +14,7 @@ import type { SiteModel } from './model.js';
 import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
 import { folderOfTwin, insideRoot, twinFileOf } from '../emit/paths.js';
-import { writeOutputFile, writeStampedOutputFile, type PageWrite } from '../emit/output-file.js';
+import { writeStampedOutputFile, type PageWrite } from '../emit/output-file.js';
 import { ownerOf, takeInventory } from '../emit/atomic.js';
 import { BodyChangedError, readBody } from '../load/lean.js';
 import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../core/error-pages.js';
@@ -54,16 +54,13 @@ export function causeOf(err: unknown): string {
   return String(err);
 }
 
-/** Writes one output file into the output folder (see writeOutputFile), and with `twin` its twin; returns its size. */
-function writeOutput(outDir: string, file: string, pieces: readonly string[], fresh = false, twin = false): number {
+/**
+ * Writes one output file into the output folder (see writeStampedOutputFile),
+ * and with `twin` its twin; a page with its stamp when `stamp` (see RouteJob.previous).
+ */
+function writeOutput(outDir: string, file: string, pieces: readonly string[], { fresh, twin, previous }: Partial<RouteJob> = {}, stamp = false): PageWrite {
   const twinFile = twin ? twinFileOf(file) : null;
-  return writeOutputFile(insideRoot(outDir, file), pieces, fresh, twinFile === null ? undefined : insideRoot(outDir, twinFile));
-}
-
-/** writeOutput of a page, with its stamp when `stamp` (see RouteJob.previous). */
-function writePage(outDir: string, job: RouteJob, pieces: readonly string[], stamp: boolean): PageWrite {
-  const twinFile = job.twin ? twinFileOf(job.file) : null;
-  return writeStampedOutputFile(insideRoot(outDir, job.file), pieces, job.fresh === true, twinFile === null ? undefined : insideRoot(outDir, twinFile), job.previous, stamp);
+  return writeStampedOutputFile(insideRoot(outDir, file), pieces, fresh === true, twinFile === null ? undefined : insideRoot(outDir, twinFile), previous, stamp);
 }
 
 function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
@@ -180,7 +177,7 @@ async function renderRoutes(
     tally.add(links, index);
     for (const u of links.unsafe) unsafe.push([u, index]);
     try {
-      const written = writePage(outDir, job, document.parts, stamps);
+      const written = writeOutput(outDir, file, document.parts, job, stamps);
       if (written.stamp !== undefined) stamped.push([index, written.stamp]);
       if (written.kept !== undefined) unchanged++;
       if (written.kept === 'stamp') byStamp++;
@@ -224,7 +221,7 @@ async function renderErrorPages(outDir: string, { api, model, catalogue }: Sessi
       html = api.renderErrorFallback();
     }
     tally.add(extractLinks(html, `/${file}`, catalogue.site.origin), errorPageSource(file));
-    pages.push({ file, bytes: writeOutput(outDir, file, [html]), failure });
+    pages.push({ file, bytes: writeOutput(outDir, file, [html]).bytes, failure });
   }
   return { kind: 'error-pages', pages, links: tally.entries() };
 }

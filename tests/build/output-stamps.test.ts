@@ -4,23 +4,16 @@
  * change to the file since, even one that keeps its size and modification
  * time, makes the build write it anew.
  */
-import fs, { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writeStampedOutputFile } from '../../src/emit/output-file.js';
-import { digestOf, stampOf, stampRecorder, takeStamps } from '../../src/emit/output-stamps.js';
+import { pageDigest, stampOf, stampRecorder, takeStamps } from '../../src/emit/output-stamps.js';
+import { workDir } from './helpers.js';
 
-const dirs: string[] = [];
-const scratch = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'site-output-stamps-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+// In the test run's own temporary folder, removed when the run ends (tests/tmpdir.setup.ts).
+const scratch = workDir;
 
 /** Counts the files opened while `run` runs (the ESM bindings of node:fs follow the patched object). */
 function opened<T>(run: () => T): { result: T; files: string[] } {
@@ -51,7 +44,7 @@ describe('writeStampedOutputFile', () => {
     const { bytes, stamp } = writeStampedOutputFile(target, ['<p>', 'µ', '</p>'], true);
     expect(bytes).toBe(Buffer.byteLength('<p>µ</p>'));
     expect(readFileSync(target, 'utf8')).toBe('<p>µ</p>');
-    expect(stamp).toBe(stampOf(lstatSync(target, { bigint: true }), digestOf(Buffer.from('<p>µ</p>'))));
+    expect(stamp).toBe(stampOf(lstatSync(target, { bigint: true }), pageDigest(Buffer.from('<p>µ</p>'))));
   });
 
   test('a file that still matches its stamp, with the same bytes to write, is left alone and not even opened', () => {
@@ -91,7 +84,7 @@ describe('writeStampedOutputFile', () => {
     expect(first.stamp.split('.').slice(0, 4)).toEqual(stampOf(lstatSync(target, { bigint: true }), '').split('.').slice(0, 4));
     const second = writeStampedOutputFile(target, ['<p>page</p>'], false, undefined, first.stamp);
     expect(readFileSync(target, 'utf8')).toBe('<p>page</p>');
-    expect(second.stamp).toBe(stampOf(lstatSync(target, { bigint: true }), digestOf(Buffer.from('<p>page</p>'))));
+    expect(second.stamp).toBe(stampOf(lstatSync(target, { bigint: true }), pageDigest(Buffer.from('<p>page</p>'))));
   });
 
   test('a file replaced by another one (a new inode) is written anew; a stamp of another file matches nothing', () => {
@@ -117,7 +110,7 @@ describe('writeStampedOutputFile', () => {
     const { result, files } = opened(() => writeStampedOutputFile(target, ['<p>same</p>']));
     expect(files).toEqual([target]);
     expect(identity(target)).toEqual(before);
-    expect(result.stamp).toBe(stampOf(lstatSync(target, { bigint: true }), digestOf(Buffer.from('<p>same</p>'))));
+    expect(result.stamp).toBe(stampOf(lstatSync(target, { bigint: true }), pageDigest(Buffer.from('<p>same</p>'))));
   });
 
   test('twins: a relinked twin moves the page\'s change time, and the stamp returned is the one the next build finds', () => {

@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDataDir } from '../src/check/run.js';
-import { defaultClientDir, readAssetRefs } from '../src/emit/assets.js';
+import { defaultClientDir, readAssetRefs } from '../src/build/files/assets.js';
 import { createSiteModel, renderRoute } from '../src/render/index.js';
 import { measureScaling } from './scaling.js';
 import { makeSynthetic } from './synthetic.js';
@@ -89,7 +89,7 @@ function buildOnce(dataDir: string, extra: string[], into?: { out: string; repor
 /**
  * `fresh`: every run into a new output folder. `rebuild`: every run into the same one, as a
  * developer rebuilds: the build then writes into the output it replaced last time
- * (`.<out>-spare`, see src/emit/atomic.ts). Both reuse the check and search-index caches
+ * (`.<out>-spare`, see src/build/output/atomic.ts). Both reuse the check and search-index caches
  * (node_modules/.cache/site/). `cold`: a new output folder and no cache at all, as on a fresh
  * clone in CI: the build runs from a folder outside any package, where it caches nothing.
  */

@@ -4,7 +4,7 @@
  * its own facts and frames them in its own words, so two articles on the same
  * ingredient share little text and every article says something specific.
  */
-import type { Block } from '../../src/load/schema.js';
+import type { Block } from '../../src/core/schema.js';
 import { blocksText } from '../../src/core/search-text.js';
 import { INGREDIENTS_1 } from './ingredient-facts-1.js';
 import { INGREDIENTS_2 } from './ingredient-facts-2.js';

@@ -2,7 +2,7 @@
  * The 17 categories of spec section 3, their hierarchy and colours, and the
  * two shared parent ids (site.categoryGroups).
  */
-import type { Category } from '../../src/load/schema.js';
+import type { Category } from '../../src/core/schema.js';
 import { nodeIdFor } from './util.js';
 
 export const categoryId = (slug: string): string => nodeIdFor(`category:${slug}`);

@@ -3,7 +3,7 @@
  * would: titles 30-60 characters, descriptions 70-155, shared keywords that
  * advertise the GMP factory, free samples and bulk wholesale.
  */
-import type { Meta } from '../../src/load/schema.js';
+import type { Meta } from '../../src/core/schema.js';
 
 /** Neutral placeholder brand: short, so that " - Verdanta" titles stay under 60 characters. */
 export const BRAND = 'Verdanta';

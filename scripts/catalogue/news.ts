@@ -1,5 +1,5 @@
 /** The seven news items of spec section 2, in date order. */
-import type { Block } from '../../src/load/schema.js';
+import type { Block } from '../../src/core/schema.js';
 
 export interface NewsDraft {
   slug: string;

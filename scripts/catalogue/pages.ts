@@ -1,5 +1,5 @@
 /** Content of the non-catalogue screens (data/pages/<name>.json). */
-import type { Block, Category, Page } from '../../src/load/schema.js';
+import type { Block, Category, Page } from '../../src/core/schema.js';
 import { categoryId } from './categories.js';
 import { productId } from './products.js';
 import { nodeIdFor } from './util.js';

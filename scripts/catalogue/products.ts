@@ -3,7 +3,7 @@
  * its own facts, so that no two product pages read alike (the audit flags thin
  * and near-duplicate pages).
  */
-import type { Block, Product } from '../../src/load/schema.js';
+import type { Block, Product } from '../../src/core/schema.js';
 import { categoryId } from './categories.js';
 import { APPLICATIONS, APP_PHRASES, PRODUCT_TABLE } from './product-table.js';
 import { addDays, cap, joinList, mid, nodeIdFor, pick, prng } from './util.js';

@@ -3,7 +3,7 @@
  * binding rules of docs/CONTRACTS.md, including the spec's warts: duplicate
  * declarations, a name as node id, empty meta on newer products.
  */
-import type { Article, Category, Meta, NewsItem, Product, RouteRecord, SiteConfig } from '../../src/load/schema.js';
+import type { Article, Category, Meta, NewsItem, Product, RouteRecord, SiteConfig } from '../../src/core/schema.js';
 import { EMPTY_META, bestTitle, firstSentences, fit, keywords, saysBulk } from './meta.js';
 import { pageId, type PageFile } from './pages.js';
 

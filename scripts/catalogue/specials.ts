@@ -3,7 +3,7 @@
  * versus Jerusalem artichoke inulin piece as the one with its own, longer
  * description and keyword list.
  */
-import type { Block } from '../../src/load/schema.js';
+import type { Block } from '../../src/core/schema.js';
 import type { ArticleDraft } from './articles.js';
 
 const p = (text: string): Block => ({ type: 'paragraph', text });

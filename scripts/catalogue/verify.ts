@@ -3,7 +3,7 @@
  * between files, text length and similarity. Returns problems rather than
  * throwing so that one run reports all of them.
  */
-import type { Article, Block, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../../src/load/schema.js';
+import type { Article, Block, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../../src/core/schema.js';
 import { blocksText } from '../../src/core/search-text.js';
 import { jaccard, shingles, wordCount } from './util.js';
 

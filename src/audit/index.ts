@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Severity } from '../core/diagnostic.js';
+import type { Severity } from '../core/diagnostics.js';
 import { shownSize } from '../core/images.js';
 import { RULES, RULES_BY_ID } from './rules.js';
 import type { RouteInfo } from './page-rules.js';

@@ -3,7 +3,7 @@
  * worker), the compact part the main thread keeps for site-wide passes, and
  * the findings every rule produces.
  */
-import type { Severity } from '../core/diagnostic.js';
+import type { Severity } from '../core/diagnostics.js';
 
 export type { Severity };
 

@@ -58,7 +58,7 @@ function auditPage(ctx: WalkContext, file: string): PageResult {
 
 /**
  * Whether `path` (`x.html`) is the twin of the page `x/index.html` (see
- * twinFileOf in emit/paths.ts): the same page under the name some hosts
+ * twinFileOf in build/output/paths.ts): the same page under the name some hosts
  * serve `/x` from. A twin that is not the same bytes is reported.
  */
 function isTwin(ctx: WalkContext, path: string, findings: Finding[]): boolean {

@@ -2,10 +2,10 @@
  * Lookups every check needs, built once per run: entities by id, the route
  * declarations grouped by path, and a diagnostic factory that knows files.
  */
-import type { Diagnostic } from '../core/diagnostic.js';
-import { severityOf, type CheckCode } from './codes.js';
-import type { Catalogue } from '../load/catalogue.js';
-import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../load/schema.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { severityOf, type CheckCode } from '../core/codes.js';
+import type { Catalogue } from '../core/catalogue.js';
+import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../core/schema.js';
 
 export interface Declaration {
   route: RouteRecord;
@@ -89,7 +89,7 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-/** A check diagnostic; its severity is the code's (src/check/codes.ts), never chosen ad hoc. */
+/** A check diagnostic; its severity is the code's (src/core/codes.ts), never chosen ad hoc. */
 export function diagnostic(code: CheckCode, file: string, pointer: string, message: string): Diagnostic {
   return { code, severity: severityOf(code), file, pointer, message };
 }

@@ -3,10 +3,10 @@
  * exactly the routes it needs (one detail route per product, article and news
  * item; pages 1..N per list), and nothing more.
  */
-import type { Diagnostic } from '../core/diagnostic.js';
-import { pointer } from '../core/diagnostic.js';
-import type { Catalogue } from '../load/catalogue.js';
-import type { Category, Product } from '../load/schema.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { pointer } from '../core/diagnostics.js';
+import type { Catalogue } from '../core/catalogue.js';
+import type { Category, Product } from '../core/schema.js';
 import { diagnostic, type CheckContext, type Declaration } from './context.js';
 import { DETAIL_SCREENS, PAGE_SCREENS } from './routes.js';
 

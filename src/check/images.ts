@@ -4,11 +4,11 @@
  * the files of data/images/ do not take the URLs of the build's own images,
  * cannot run code, and have the shape content declares for them.
  */
-import type { Diagnostic } from '../core/diagnostic.js';
-import { pointer } from '../core/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { pointer } from '../core/diagnostics.js';
 import { artworkPath, isFileSlug, LOGO_URL, sameShape, SHARE_CARD_URL, variantsOf } from '../core/images.js';
-import type { CatalogueImage } from '../load/catalogue.js';
-import type { Image } from '../load/schema.js';
+import type { CatalogueImage } from '../core/catalogue.js';
+import type { Image } from '../core/schema.js';
 import { diagnostic, type CheckContext } from './context.js';
 
 /** Aspect ratios this close are the same shape (a file saved at twice the declared size is fine). */

@@ -3,12 +3,12 @@
  * a pure function of the catalogue; positions (line, column) are added last,
  * and only for the diagnostics there are.
  */
-import type { Diagnostic } from '../core/diagnostic.js';
-import { pointer } from '../core/diagnostic.js';
-import type { Catalogue } from '../load/catalogue.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { pointer } from '../core/diagnostics.js';
+import type { Catalogue } from '../core/catalogue.js';
 import { withPositions, type Position } from '../load/locate.js';
 import { compareDiagnostics } from '../load/order.js';
-import type { RouteRecord } from '../load/schema.js';
+import type { RouteRecord } from '../core/schema.js';
 import { createContext } from './context.js';
 import { checkCoverage } from './coverage.js';
 import { isSafePath, outputFileOf } from './paths.js';

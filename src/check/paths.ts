@@ -3,8 +3,8 @@
  * that could leave `dist/`, be read differently by a server, or not exist on
  * every file system is an error; legacy shapes that still work are warnings.
  */
-import type { Severity } from '../core/diagnostic.js';
-import { severityOf, type CheckCode } from './codes.js';
+import type { Severity } from '../core/diagnostics.js';
+import { severityOf, type CheckCode } from '../core/codes.js';
 import { ERROR_PAGE_PATTERN } from '../core/error-pages.js';
 
 export interface PathProblem {

@@ -2,13 +2,13 @@
  * Rules about the content files themselves: ids that must be unique, ids that
  * must exist, and links in content that must be safe and lead somewhere.
  */
-import type { Diagnostic } from '../core/diagnostic.js';
-import { pointer } from '../core/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { pointer } from '../core/diagnostics.js';
 import { ERROR_PAGE_PATTERN } from '../core/error-pages.js';
-import type { Block } from '../load/schema.js';
+import type { Block } from '../core/schema.js';
 import { blockLinks } from '../load/lean.js';
 import { FILE_SLUG_EXPECTED, isFileSlug } from '../core/images.js';
-import type { CheckCode } from './codes.js';
+import type { CheckCode } from '../core/codes.js';
 import { diagnostic, type CheckContext } from './context.js';
 
 export function checkReferences(ctx: CheckContext): Diagnostic[] {

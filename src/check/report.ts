@@ -3,8 +3,8 @@
  * document for tools, and GitHub workflow annotations for CI. Pure functions
  * from diagnostics and counts to text.
  */
-import { countBySeverity, type Diagnostic, type Severity } from '../core/diagnostic.js';
-import type { Catalogue } from '../load/catalogue.js';
+import { countBySeverity, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import type { Catalogue } from '../core/catalogue.js';
 import type { Painter as Paint } from '../cli/output.js';
 import type { ResolvedRoute } from './index.js';
 

@@ -3,11 +3,11 @@
  * kind and name, the node it shows, grandId, type, meta, and declarations that
  * repeat or clash with each other.
  */
-import type { Diagnostic } from '../core/diagnostic.js';
-import { pointer } from '../core/diagnostic.js';
-import { SCREENS, type Page, type RouteRecord, type Screen } from '../load/schema.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { pointer } from '../core/diagnostics.js';
+import { SCREENS, type Page, type RouteRecord, type Screen } from '../core/schema.js';
 import { PAGE_SCREENS } from '../core/screens.js';
-import type { CheckCode } from './codes.js';
+import type { CheckCode } from '../core/codes.js';
 import { canonicalJson, diagnostic, type CheckContext, type Declaration } from './context.js';
 import { outputFileOf, pathProblems } from './paths.js';
 

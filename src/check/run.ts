@@ -6,9 +6,9 @@
  * the check rules; any other run loads and checks from scratch.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { Diagnostic } from '../core/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
-import type { BodyRef, Catalogue } from '../load/catalogue.js';
+import type { BodyRef, Catalogue } from '../core/catalogue.js';
 import { bytesOf, readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
 import { sizesOf, type CatalogueSizes } from './report.js';

@@ -4,7 +4,7 @@
  */
 import MiniSearch from 'minisearch';
 import { SEARCH } from './constants.js';
-import { INDEX_OPTIONS, processTerm, queryOptionsFor, SEARCH_ENTRY_PATH, tokenize, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from './search-options.js';
+import { INDEX_OPTIONS, processTerm, queryOptionsFor, SEARCH_ENTRY_PATH, tokenize, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from '../core/search-options.js';
 import { highlight, snippetWindow, type Segment } from './snippet.js';
 
 export interface Hit {

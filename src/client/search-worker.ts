@@ -5,7 +5,7 @@
  * gets result lists back.
  */
 import { loadEngine, type Answer, type Engine } from './search-engine.js';
-import type { SearchKind } from './search-options.js';
+import type { SearchKind } from '../core/search-options.js';
 
 export type WorkerRequest = { type: 'load' } | { type: 'search'; id: number; query: string; kind: SearchKind | null };
 export type WorkerReply =

@@ -12,7 +12,7 @@
 import './main.js';
 import { ChunkLoadError, loadChunk } from './chunk.js';
 import { SEARCH } from './constants.js';
-import { KIND_LABELS, KIND_PLURALS, KINDS, type SearchKind } from './search-kinds.js';
+import { KIND_LABELS, KIND_PLURALS, KINDS, type SearchKind } from '../core/search-kinds.js';
 import type { Answer, Hit } from './search-engine.js';
 import type { WorkerReply, WorkerRequest } from './search-worker.js';
 import type { Segment } from './snippet.js';

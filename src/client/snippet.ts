@@ -3,7 +3,7 @@
  * word, split into plain and highlighted segments. The page turns segments
  * into text nodes and <mark> elements, never HTML strings.
  */
-import { processTerm, WORD } from './search-options.js';
+import { processTerm, WORD } from '../core/search-options.js';
 
 export interface Segment {
   text: string;

@@ -2,7 +2,7 @@
  * Response headers of the site: the security headers of every response, the
  * Content-Security-Policy of a page, and the cache lifetime of each file.
  * Pure, shared by `site serve` (src/serve) and the build's `dist/_headers`
- * (emit/headers-file.ts), so that a static host sends what the server sends.
+ * (build/files/headers-file.ts), so that a static host sends what the server sends.
  */
 
 /** Extra CSP sources per directive, e.g. `{ 'script-src': ['https://www.googletagmanager.com'] }`. */
@@ -73,7 +73,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
-/** Files whose names carry a hash of their content: Vite's bundles and the search index (emit/search-index.ts). */
+/** Files whose names carry a hash of their content: Vite's bundles and the search index (build/files/search-index.ts). */
 export const IMMUTABLE_PATHS = ['/assets/*', '/search/index-*'] as const;
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');

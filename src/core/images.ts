@@ -22,7 +22,7 @@ export const artworkPath = (slug: string): string => `/images/products/${slug}.s
 /** The brand mark as a file: the favicon and the Organization's logo. */
 export const LOGO_URL = '/images/logo.svg';
 
-/** The site's social share card (see SHARE_CARD in render/artwork.ts). */
+/** The site's social share card (see SHARE_CARD in model/artwork.ts). */
 export const SHARE_CARD_URL = '/images/share.png';
 
 /**

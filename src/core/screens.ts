@@ -3,7 +3,7 @@
  * verifies the binding and the render stage follows it, so they share one table.
  * Type-only imports: render workers must not load zod for this.
  */
-import type { Page, Screen } from '../load/schema.js';
+import type { Page, Screen } from './schema.js';
 
 export const PAGE_SCREENS: Readonly<Partial<Record<Screen, Page['kind']>>> = {
   home: 'home',

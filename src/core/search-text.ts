@@ -6,7 +6,7 @@
  * text kept in its place. One function for both, so that a lean build and a
  * whole-catalogue one index exactly the same words.
  */
-import type { Article, Block, NewsItem, Product, RichText } from '../load/schema.js';
+import type { Article, Block, NewsItem, Product, RichText } from './schema.js';
 
 /** The kinds of entity that have a detail page and a search document. */
 export type BodyKind = 'product' | 'article' | 'news';

@@ -4,17 +4,17 @@
  * Nothing here knows about other files; cross-file rules are the check stage's.
  */
 import type { z } from 'zod';
-import type { Diagnostic } from '../core/diagnostic.js';
-import type { Catalogue } from './catalogue.js';
-import { article, category, newsItem, page, product, routeRegistry, siteConfig } from './schema.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { Catalogue } from '../core/catalogue.js';
+import { article, category, newsItem, page, product, routeRegistry, siteConfig } from '../core/schema.js';
 import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
 import { compareDiagnostics } from './order.js';
 import { bytesOf, ChangedFileError, COLLECTION_DIRS, IMAGE_EXTENSIONS, IMAGES_DIR, readDataDir, type DataFile, type DataSnapshot } from './read.js';
 import { join } from 'node:path';
-import type { BodyRef } from './catalogue.js';
-import type { Product } from './schema.js';
+import type { BodyRef } from '../core/catalogue.js';
+import type { Product } from '../core/schema.js';
 import { dropBody } from './lean.js';
 import { indexedTextChars, type BodyKind } from '../core/search-text.js';
 
@@ -189,5 +189,5 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
   };
 }
 
-export type { Catalogue } from './catalogue.js';
+export type { Catalogue } from '../core/catalogue.js';
 export { locate } from './locate.js';

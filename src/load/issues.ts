@@ -4,7 +4,7 @@
  * what was expected.
  */
 import type { z } from 'zod';
-import { pointer } from '../core/diagnostic.js';
+import { pointer } from '../core/diagnostics.js';
 
 type Issue = z.core.$ZodIssue;
 type Path = ReadonlyArray<PropertyKey>;

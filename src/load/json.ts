@@ -4,7 +4,7 @@
  * position, so the editor is told the line and column, not a byte offset.
  */
 import type { ParseError } from 'jsonc-parser';
-import type { Diagnostic } from '../core/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { createLocator, jsoncParser, stripBom } from './locate.js';
 
 export type ParsedJson = { ok: true; value: unknown; text: string } | { ok: false; diagnostic: Diagnostic };

@@ -8,8 +8,8 @@
  * (`readBody`), refusing a file whose bytes are no longer those validated.
  */
 import { readFileSync } from 'node:fs';
-import type { BodyRef } from './catalogue.js';
-import type { Article, Block, Inline, NewsItem, Product } from './schema.js';
+import type { BodyRef } from '../core/catalogue.js';
+import type { Article, Block, Inline, NewsItem, Product } from '../core/schema.js';
 import { digestOf } from './read.js';
 import { stripBom } from './locate.js';
 import { entitySearchText, type BodyKind } from '../core/search-text.js';

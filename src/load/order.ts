@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { pointerTokens } from './locate.js';
 
 /**

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { RouteRecord } from '../load/schema.js';
+import type { RouteRecord } from '../core/schema.js';
 import { About } from '../templates/About.js';
 import { Article } from '../templates/Article.js';
 import { Contact } from '../templates/Contact.js';
@@ -24,9 +24,9 @@ import { Search } from '../templates/Search.js';
 import { SearchNotFound } from '../templates/SearchNotFound.js';
 import { Thanks } from '../templates/Thanks.js';
 import { detached } from '../core/strings.js';
-import { canonicalPath, computeHead, errorHead, notFoundHead, type HeadData, type MetaField } from './head.js';
-import type { SiteModel } from './model.js';
-import { breadcrumbs, resolveView, type Crumb, type View } from './view.js';
+import { canonicalPath, computeHead, errorHead, notFoundHead, type HeadData, type MetaField } from '../model/head.js';
+import type { SiteModel } from '../model/model.js';
+import { breadcrumbs, resolveView, type Crumb, type View } from '../model/view.js';
 
 const DOCTYPE = '<!doctype html>';
 

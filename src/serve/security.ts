@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as cheerio from 'cheerio';
 import { type InlineHashes, originOf } from '../core/http-headers.js';
 
-// Pure parts shared with the build's dist/_headers (emit/headers-file.ts), which must not load cheerio.
+// Pure parts shared with the build's dist/_headers (build/files/headers-file.ts), which must not load cheerio.
 export { type CspExtra, type InlineHashes, NO_INLINE, SECURITY_HEADERS, contentSecurityPolicy } from '../core/http-headers.js';
 
 /** Script types a browser executes; anything else (JSON-LD, importmap-free data blocks) is data, not script. */

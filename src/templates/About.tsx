@@ -1,5 +1,5 @@
 /** The company page: who the supplier is, its trust points and story. */
-import { screenHref } from '../render/model.js';
+import { screenHref } from '../model/model.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import type { ScreenProps } from './props.js';

@@ -1,7 +1,7 @@
 /** A knowledge article: headline, date, category, author, body, related products, previous and next. */
-import type { Article as ArticleData, Product } from '../load/schema.js';
-import { articleHref, neighbours } from '../render/model.js';
-import { formatDate } from '../render/text.js';
+import type { Article as ArticleData, Product } from '../core/schema.js';
+import { articleHref, neighbours } from '../model/model.js';
+import { formatDate } from '../model/text.js';
 import { ArticleNav } from './ArticleNav.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';

@@ -9,8 +9,8 @@
  * catalogue's 284 product descriptions have 7 outlines.
  */
 import type { ReactNode } from 'react';
-import type { Block, Inline, RichText } from '../load/schema.js';
-import { safeHref } from '../render/text.js';
+import type { Block, Inline, RichText } from '../core/schema.js';
+import { safeHref } from '../model/text.js';
 import { Repeated } from './slots.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Crumb } from '../render/view.js';
+import type { Crumb } from '../model/view.js';
 import { Repeated } from './slots.js';
 
 function BreadcrumbsMarkup({ crumbs }: { crumbs: readonly Crumb[] }) {

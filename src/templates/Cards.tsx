@@ -5,11 +5,11 @@
  * <head>, which a reused template would not).
  */
 import type { ReactNode } from 'react';
-import type { Article, NewsItem, Product } from '../load/schema.js';
-import { productImage } from '../render/head.js';
-import { type SiteModel, articleHref, newsHref, productHref, responsive } from '../render/model.js';
+import type { Article, NewsItem, Product } from '../core/schema.js';
+import { productImage } from '../model/head.js';
+import { type SiteModel, articleHref, newsHref, productHref, responsive } from '../model/model.js';
 import { IMAGE_SIZES } from './image-sizes.js';
-import { formatDate, safeHref } from '../render/text.js';
+import { formatDate, safeHref } from '../model/text.js';
 import { Repeated, identityOf } from './slots.js';
 
 type Level = 2 | 3;
@@ -102,7 +102,7 @@ export function RelatedArticles({ model, articles }: { model: SiteModel; article
   return <RelatedSection kind="articles" title="Related articles" items={articles} card={(a) => <ArticleCard key={a.id} model={model} article={a} />} />;
 }
 
-/** Articles for the products of a page of a product list (guidesFor in render/model.ts). */
+/** Articles for the products of a page of a product list (guidesFor in model/model.ts). */
 export function ListGuides({ model, articles }: { model: SiteModel; articles: readonly Article[] }) {
   return <RelatedSection kind="guides" title="From our Knowledge Center" items={articles} card={(a) => <ArticleCard key={a.id} model={model} article={a} />} />;
 }

@@ -1,8 +1,8 @@
 /** The frame shared by the knowledge and news lists: heading with page number, intro, cards, pagination, then the page's own text. */
 import type { ReactNode } from 'react';
-import type { Page } from '../load/schema.js';
-import type { Crumb } from '../render/view.js';
-import type { ListPageRef } from '../render/model.js';
+import type { Page } from '../core/schema.js';
+import type { Crumb } from '../model/view.js';
+import type { ListPageRef } from '../model/model.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { Pagination } from './Pagination.js';

@@ -1,6 +1,6 @@
 /** Site footer: contact details, category links and company links. */
-import { type SiteModel, navCategories, screenHref } from '../render/model.js';
-import { safeHref } from '../render/text.js';
+import { type SiteModel, navCategories, screenHref } from '../model/model.js';
+import { safeHref } from '../model/text.js';
 
 /** `+86 29 8888 0000` → `tel:+862988880000`. */
 export const telHref = (phone: string): string => 'tel:' + phone.replace(/[^+\d]/g, '');

@@ -1,6 +1,6 @@
 /** Product images with thumbnails; the client adds zoom up to 3x. */
-import type { OgImage } from '../render/head.js';
-import { responsive, type SiteModel } from '../render/model.js';
+import type { OgImage } from '../model/head.js';
+import { responsive, type SiteModel } from '../model/model.js';
 import { IMAGE_SIZES } from './image-sizes.js';
 
 export function Gallery({ model, images }: { model: SiteModel; images: readonly OgImage[] }) {

@@ -1,12 +1,12 @@
 /**
  * The <head> of every page: prints the HeadData computed in
- * src/render/head.ts, the bundled assets and configured third-party scripts.
+ * src/model/head.ts, the bundled assets and configured third-party scripts.
  */
-import type { SiteConfig } from '../load/schema.js';
-import { LOGO_MARK } from '../render/artwork.js';
-import type { HeadData } from '../render/head.js';
-import type { AssetRefs } from '../render/model.js';
-import { siteUrl } from '../render/text.js';
+import type { SiteConfig } from '../core/schema.js';
+import { LOGO_MARK } from '../model/artwork.js';
+import type { HeadData } from '../model/head.js';
+import type { AssetRefs } from '../model/model.js';
+import { siteUrl } from '../model/text.js';
 import { jsonLdScript } from './JsonLd.js';
 import { RepeatedHead } from './slots.js';
 

@@ -2,8 +2,8 @@
  * Site header: brand, search form and navigation of all categories. The
  * category menu is a <details>, so it opens on any screen without JavaScript.
  */
-import { LOGO_MARK } from '../render/artwork.js';
-import { type NavNode, type SiteModel, screenHref } from '../render/model.js';
+import { LOGO_MARK } from '../model/artwork.js';
+import { type NavNode, type SiteModel, screenHref } from '../model/model.js';
 
 export function Logo() {
   return (

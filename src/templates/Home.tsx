@@ -1,9 +1,9 @@
 /** Home: banners, trust points, featured categories and products, latest knowledge and news. */
-import type { Category, Product } from '../load/schema.js';
-import { responsive, screenHref } from '../render/model.js';
+import type { Category, Product } from '../core/schema.js';
+import { responsive, screenHref } from '../model/model.js';
 import { IMAGE_SIZES } from './image-sizes.js';
-import { safeHref, trimToSentences } from '../render/text.js';
-import { listHref } from '../render/view.js';
+import { safeHref, trimToSentences } from '../model/text.js';
+import { listHref } from '../model/view.js';
 import { Blocks } from './Blocks.js';
 import { ArticleCard, NewsCard, ProductCard } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';

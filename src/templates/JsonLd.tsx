@@ -5,7 +5,7 @@
  * close the tag or open a comment; no dangerouslySetInnerHTML is needed.
  * tests/render/json-ld.test.ts reads the JSON back out of rendered HTML.
  */
-import { type JsonLd as Data, serializeJsonLd } from '../render/json-ld.js';
+import { type JsonLd as Data, serializeJsonLd } from '../model/json-ld.js';
 
 export function jsonLdScript(data: Data, key?: number) {
   return (

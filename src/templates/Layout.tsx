@@ -3,8 +3,8 @@
  * offline notice the browser code drives, header, main and footer.
  */
 import type { ReactNode } from 'react';
-import type { HeadData } from '../render/head.js';
-import type { SiteModel } from '../render/model.js';
+import type { HeadData } from '../model/head.js';
+import type { SiteModel } from '../model/model.js';
 import { Head } from './Head.js';
 
 /**

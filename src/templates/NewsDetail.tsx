@@ -1,7 +1,7 @@
 /** A news item: title, date, image, body, previous and next. */
-import { neighbours, newsHref, responsive } from '../render/model.js';
+import { neighbours, newsHref, responsive } from '../model/model.js';
 import { IMAGE_SIZES } from './image-sizes.js';
-import { formatDate, safeHref } from '../render/text.js';
+import { formatDate, safeHref } from '../model/text.js';
 import { ArticleNav } from './ArticleNav.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';

@@ -1,5 +1,5 @@
 /** The error pages (spec section 8): status text, message and a way home. */
-import { screenHref, type SiteModel } from '../render/model.js';
+import { screenHref, type SiteModel } from '../model/model.js';
 import { PopularCategories } from './PopularCategories.js';
 
 /** Spec section 8: any other error shows the error page with a status (default 500) and a message (default 'Error'). */

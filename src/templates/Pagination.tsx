@@ -2,7 +2,7 @@
  * Links between the pages of a list: plain <a href> in sequence (crawlers
  * follow prev/next), with a window of page numbers around the current one.
  */
-import { listPageIndex, type ListPageRef } from '../render/model.js';
+import { listPageIndex, type ListPageRef } from '../model/model.js';
 import { Repeated, identityOf } from './slots.js';
 
 /**

@@ -1,6 +1,6 @@
 /** Where to go next when a visitor is lost: 404, search without results, empty lists. */
-import type { SiteModel } from '../render/model.js';
-import { listHref } from '../render/view.js';
+import type { SiteModel } from '../model/model.js';
+import { listHref } from '../model/view.js';
 
 export function PopularCategories({ model, heading = 'Popular categories' }: { model: SiteModel; heading?: string }) {
   if (model.popularCategories.length === 0) return null;

@@ -4,10 +4,10 @@
  * product filled in, related products and articles.
  */
 import { INQUIRY_TYPE_LABELS, type InquiryType } from '../core/inquiry-types.js';
-import { productImage, type OgImage } from '../render/head.js';
-import { relatedArticles, relatedProducts, screenHref } from '../render/model.js';
-import { safeHref } from '../render/text.js';
-import { listHref } from '../render/view.js';
+import { productImage, type OgImage } from '../model/head.js';
+import { relatedArticles, relatedProducts, screenHref } from '../model/model.js';
+import { safeHref } from '../model/text.js';
+import { listHref } from '../model/view.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { RelatedArticles, RelatedProducts } from './Cards.js';

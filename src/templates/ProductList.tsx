@@ -1,5 +1,5 @@
 /** All products, a category, and their paged lists. An empty category says so and offers contact. */
-import { findNav, guidesFor, screenHref, type NavNode } from '../render/model.js';
+import { findNav, guidesFor, screenHref, type NavNode } from '../model/model.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { ListGuides, ProductCard } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';

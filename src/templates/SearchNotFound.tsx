@@ -1,5 +1,5 @@
 /** `/search/404`: no results, with another search and popular categories. */
-import { screenHref } from '../render/model.js';
+import { screenHref } from '../model/model.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { PopularCategories } from './PopularCategories.js';

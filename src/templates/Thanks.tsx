@@ -1,9 +1,9 @@
 /** After an inquiry: confirmation and where to go next. */
-import { screenHref } from '../render/model.js';
+import { screenHref } from '../model/model.js';
 import { Blocks } from './Blocks.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import type { ScreenProps } from './props.js';
-import { listHref } from '../render/view.js';
+import { listHref } from '../model/view.js';
 
 export function Thanks({ model, view, crumbs }: ScreenProps<'thanks'>) {
   const { page } = view;

@@ -1,7 +1,7 @@
-import type { RouteRecord } from '../load/schema.js';
-import type { HeadData } from '../render/head.js';
-import type { SiteModel } from '../render/model.js';
-import type { Crumb, View } from '../render/view.js';
+import type { RouteRecord } from '../core/schema.js';
+import type { HeadData } from '../model/head.js';
+import type { SiteModel } from '../model/model.js';
+import type { Crumb, View } from '../model/view.js';
 
 /** What every screen template receives: the view narrowed to its own screen kind. */
 export interface ScreenProps<S extends View['screen']> {

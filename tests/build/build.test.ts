@@ -11,9 +11,9 @@ import { load } from 'cheerio/slim';
 import { imageSize } from 'image-size';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { checkDataDir } from '../../src/check/run.js';
-import { defaultClientDir, readAssetRefs } from '../../src/emit/assets.js';
-import { extractLinks, pageTargets, resolveReferences } from '../../src/emit/links.js';
-import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
+import { defaultClientDir, readAssetRefs } from '../../src/build/files/assets.js';
+import { extractLinks, pageTargets, resolveReferences } from '../../src/build/links/scan.js';
+import { extractLinksWithCheerio } from './links-reference.js';
 import { build, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
 
 const ORIGIN = 'https://www.example.com';

@@ -2,9 +2,9 @@ import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/assets.js';
-import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/emit/atomic.js';
-import { extractLinksWithCheerio } from '../../src/emit/links-reference.js';
+import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/build/files/assets.js';
+import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/build/output/atomic.js';
+import { extractLinksWithCheerio } from './links-reference.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { jsonLdScript } from '../../src/templates/JsonLd.js';
@@ -23,13 +23,13 @@ import {
   tallyPage,
   type LinkTally,
   type PageLinks,
-} from '../../src/emit/links.js';
-import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/paths.js';
-import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/sitemap.js';
-import { siteWriter } from '../../src/emit/site-files.js';
-import { COPY_CACHE_DAYS, publishImages } from '../../src/emit/images.js';
+} from '../../src/build/links/scan.js';
+import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/build/output/paths.js';
+import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/build/files/sitemap.js';
+import { siteWriter } from '../../src/build/output/site-writer.js';
+import { COPY_CACHE_DAYS, publishImages } from '../../src/build/files/images.js';
 import { digestOf, readDataDir } from '../../src/load/read.js';
-import { writeOutputFile } from '../../src/emit/output-file.js';
+import { writeOutputFile } from '../../src/build/output/page-file.js';
 
 const ORIGIN = 'https://www.example.com';
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-emit-'));

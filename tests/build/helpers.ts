@@ -15,7 +15,7 @@ export const HOOKS = path.join(ROOT, 'tests/fixtures/build-hooks');
 const BIN = path.join(ROOT, 'bin/site');
 
 export function requireCompiled(): void {
-  for (const f of ['build/src/cli/index.js', 'build/src/render/worker.js', 'build/client/.vite/manifest.json']) {
+  for (const f of ['build/src/cli/index.js', 'build/src/build/threads/worker.js', 'build/client/.vite/manifest.json']) {
     if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run compile\` before these tests (the README's test command does)`);
   }
 }

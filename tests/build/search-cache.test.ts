@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
-import { cachedSearchIndex } from '../../src/emit/search-cache.js';
-import { buildSearchIndex, indexDocuments, searchDocuments } from '../../src/emit/search-index.js';
+import { cachedSearchIndex } from '../../src/build/files/search-cache.js';
+import { buildSearchIndex, indexDocuments, searchDocuments } from '../../src/build/files/search-index.js';
 import { cappedSquash } from '../../src/core/search-text.js';
-import type { Catalogue } from '../../src/load/catalogue.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
 import { loadCatalogue } from '../../src/load/index.js';
 import { scenario } from '../check/fixture.js';
@@ -113,8 +113,8 @@ describe('cachedSearchIndex', () => {
 describe('indexInWorker', () => {
   test('the compiled build indexes in a thread of its own, to the same bytes as in-process', async () => {
     const root = path.resolve(import.meta.dirname, '../..');
-    const compiled = path.join(root, 'build/src/emit/search-worker.js');
-    const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/search-worker.js');
+    const compiled = path.join(root, 'build/src/build/files/search-worker.js');
+    const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/build/files/search-worker.js');
     const docs = searchDocuments(catalogueWith('Turmeric root extract for supplements, 95% curcuminoids.'), routes);
     const inWorker = await indexInWorker(docs);
     expect(inWorker).toEqual(indexDocuments(docs));

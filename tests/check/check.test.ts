@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/core/diagnostic.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { checkCatalogue, compareDiagnostics, outputFileOf, pathProblems, resolveRoutes } from '../../src/check/index.js';
 import { loadCatalogue } from '../../src/load/index.js';
-import type { Catalogue } from '../../src/load/catalogue.js';
-import { CODES } from '../../src/check/codes.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
+import { CODES } from '../../src/core/codes.js';
 import { BASE_DATA, scenario } from './fixture.js';
 
 async function load(data: string): Promise<Catalogue> {

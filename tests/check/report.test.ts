@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/core/diagnostic.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { painter } from '../../src/cli/output.js';
 import { resolveRoutes } from '../../src/check/index.js';
 import { applyStrict, countCatalogue, formatAnnotations, formatJson, formatText, sizesOf } from '../../src/check/report.js';

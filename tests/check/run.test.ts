@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkDataDir, type CheckResult } from '../../src/check/run.js';
 import { countCatalogue, sizesOf } from '../../src/check/report.js';
-import type { Catalogue } from '../../src/load/catalogue.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
 import { scenario } from './fixture.js';
 
 const made: string[] = [];

@@ -6,7 +6,7 @@ import { validateInquiry } from '../../src/client/forms.js';
 import { clampView, zoomAt } from '../../src/client/gallery.js';
 import { progressAt } from '../../src/client/loading-bar.js';
 import { canSpeculate } from '../../src/client/network.js';
-import { processTerm, tokenize } from '../../src/client/search-options.js';
+import { processTerm, tokenize } from '../../src/core/search-options.js';
 import { wrapIndex } from '../../src/client/slider.js';
 import { highlight, snippetWindow } from '../../src/client/snippet.js';
 

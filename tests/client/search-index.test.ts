@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { INDEX_OPTIONS, QUERY_OPTIONS, queryOptionsFor, type SearchEntry, type SearchIndexFile } from '../../src/client/search-options.js';
+import { INDEX_OPTIONS, QUERY_OPTIONS, queryOptionsFor, type SearchEntry, type SearchIndexFile } from '../../src/core/search-options.js';
 import { checkDataDir } from '../../src/check/run.js';
-import { buildSearchIndex, searchDocuments } from '../../src/emit/search-index.js';
-import { siteWriter } from '../../src/emit/site-files.js';
+import { buildSearchIndex, searchDocuments } from '../../src/build/files/search-index.js';
+import { siteWriter } from '../../src/build/output/site-writer.js';
 import { asSentence, blocksText, entitySearchText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
-import type { Catalogue } from '../../src/load/catalogue.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
 
 const para = (text: string) => ({ type: 'paragraph' as const, text });
 const product = (id: string, name: string, text: string) => ({

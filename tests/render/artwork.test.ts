@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { productArtwork, wrapWords } from '../../src/render/artwork.js';
-import { createSiteModel } from '../../src/render/model.js';
+import { productArtwork, wrapWords } from '../../src/model/artwork.js';
+import { createSiteModel } from '../../src/model/model.js';
 import { ASSETS, fixtureCatalogue } from './fixture.js';
 import { srcSetOf, variantsOf } from '../../src/core/images.js';
 

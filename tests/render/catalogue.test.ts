@@ -4,10 +4,10 @@
  * an artwork file or a bundled asset.
  */
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import type { Catalogue } from '../../src/load/catalogue.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
 import { loadCatalogue } from '../../src/load/index.js';
-import { LOGO_MARK, productArtwork } from '../../src/render/artwork.js';
-import { createSiteModel, type SiteModel } from '../../src/render/model.js';
+import { LOGO_MARK, productArtwork } from '../../src/model/artwork.js';
+import { createSiteModel, type SiteModel } from '../../src/model/model.js';
 import { render404, renderRoute, routeFacts } from '../../src/render/page.js';
 import { ASSETS } from './fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { serializeJsonLd } from '../../src/render/json-ld.js';
-import { safeHref } from '../../src/render/text.js';
+import { serializeJsonLd } from '../../src/model/json-ld.js';
+import { safeHref } from '../../src/model/text.js';
 import { jsonLdOf, renderPath } from './helpers.js';
 
 // Templates are JSX: see jsx-dev-shim.ts.

@@ -2,7 +2,7 @@
  * A small in-memory catalogue for template tests, parsed through the real
  * schemas so that defaults apply exactly as the load stage applies them.
  */
-import type { Catalogue } from '../../src/load/catalogue.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
 import {
   article,
   category,
@@ -12,8 +12,8 @@ import {
   routeRecord,
   siteConfig,
   type RouteRecord,
-} from '../../src/load/schema.js';
-import { createSiteModel, type AssetRefs, type SiteModel } from '../../src/render/model.js';
+} from '../../src/core/schema.js';
+import { createSiteModel, type AssetRefs, type SiteModel } from '../../src/model/model.js';
 
 export const ASSETS: AssetRefs = { css: '/assets/styles-abc123.css', js: '/assets/main-def456.js', search: '/assets/search-789abc.js' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { createSiteModel } from '../../src/render/model.js';
-import { shareImageOf } from '../../src/render/head.js';
+import { createSiteModel } from '../../src/model/model.js';
+import { shareImageOf } from '../../src/model/head.js';
 import { renderRoute, routeFacts, render404 } from '../../src/render/page.js';
 import { ASSETS, fixtureCatalogue, routeAt } from './fixture.js';
 import { jsonLdOf, renderPath } from './helpers.js';
@@ -210,7 +210,7 @@ describe('JSON-LD per screen', () => {
     });
   });
   test('a team byline is an Organization, a person a Person', async () => {
-    const { authorLd } = await import('../../src/render/json-ld.js');
+    const { authorLd } = await import('../../src/model/json-ld.js');
     const model = createSiteModel(fixtureCatalogue(), ASSETS);
     expect(authorLd(model, 'Herbline Editorial Team')).toEqual({ '@type': 'Organization', name: 'Herbline Editorial Team' });
     expect(authorLd(model, 'Application Lab')['@type']).toBe('Organization');

@@ -1,6 +1,6 @@
 import { load, type CheerioAPI } from 'cheerio';
 import { renderRoute } from '../../src/render/page.js';
-import { createSiteModel } from '../../src/render/model.js';
+import { createSiteModel } from '../../src/model/model.js';
 import { ASSETS, fixtureCatalogue, routeAt, type FixtureOptions } from './fixture.js';
 
 /** Renders one fixture route and parses it. */

@@ -3,7 +3,7 @@
  * while vitest.config.ts runs them with NODE_ENV=production, where
  * react/jsx-dev-runtime exports no jsxDEV. Test files that render templates
  * map it onto the production runtime:
- *   vi.mock('react/jsx-dev-runtime', () => import('../render/jsx-dev-shim.js'));
+ *   vi.mock('react/jsx-dev-runtime', () => import('./jsx-dev-shim.js'));
  * Harmless once the config compiles JSX for production (oxc.jsx.development = false).
  */
 import { Fragment as ReactFragment } from 'react';

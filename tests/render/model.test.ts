@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import { createSiteModel, findNav, guidesFor, navCategories, neighbours, relatedArticles, relatedProducts } from '../../src/render/model.js';
+import { createSiteModel, findNav, guidesFor, navCategories, neighbours, relatedArticles, relatedProducts } from '../../src/model/model.js';
 import { ASSETS, ID, fixtureCatalogue } from './fixture.js';
 
 // Templates are JSX: see jsx-dev-shim.ts.

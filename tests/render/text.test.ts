@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { encodePath, formatDate, squash, trimAtWord, trimToSentences } from '../../src/render/text.js';
-import { serializeJsonLd } from '../../src/render/json-ld.js';
+import { encodePath, formatDate, squash, trimAtWord, trimToSentences } from '../../src/model/text.js';
+import { serializeJsonLd } from '../../src/model/json-ld.js';
 
 // Each helper has a fast path for the common case; these pin it to the plain definition.
 const SAMPLES = [

@@ -4,7 +4,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { INQUIRY_TYPES } from '../../src/core/inquiry.js';
 import { Breadcrumbs } from '../../src/templates/Breadcrumbs.js';
 import { Gallery } from '../../src/templates/Gallery.js';
-import { createSiteModel } from '../../src/render/model.js';
+import { createSiteModel } from '../../src/model/model.js';
 import { ASSETS, fixtureCatalogue } from '../render/fixture.js';
 import { Inquire } from '../../src/templates/Inquire.js';
 import { InquireSecond } from '../../src/templates/InquireSecond.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import type { Block } from '../../src/load/schema.js';
-import { createSiteModel } from '../../src/render/model.js';
+import type { Block } from '../../src/core/schema.js';
+import { createSiteModel } from '../../src/model/model.js';
 import { load } from 'cheerio';
 import { renderErrorFallback, renderRoute, render404 } from '../../src/render/page.js';
 import { ASSETS, fixtureCatalogue, routeAt } from '../render/fixture.js';

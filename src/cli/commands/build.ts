@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../index.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, painter, stderr, stdout, type Painter } from '../output.js';
-import type { BuildResult } from '../../emit/build.js';
+import type { BuildResult } from '../../build/index.js';
 
 interface BuildFlags {
   dataDir: string;
@@ -81,8 +81,8 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
         concurrency = Number(flags.concurrency);
         if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency expects a whole number of at least 1, got "${flags.concurrency}"`);
       }
-      const { buildSite } = await import('../../emit/build.js');
-      const { AssetsMissingError } = await import('../../emit/assets.js');
+      const { buildSite } = await import('../../build/index.js');
+      const { AssetsMissingError } = await import('../../build/files/assets.js');
       const paint = painter(colorEnabled(process.stderr, { json: flags.json }));
       let result;
       try {

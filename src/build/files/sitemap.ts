@@ -4,7 +4,7 @@
  * content produces the same bytes.
  */
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
-import type { SiteFile, SiteWriter } from './site-files.js';
+import type { SiteFile, SiteWriter } from '../output/site-writer.js';
 
 export interface SitemapEntry {
   /** Absolute canonical URL. */

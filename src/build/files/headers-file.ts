@@ -13,8 +13,8 @@
  * the file leaves the policy out rather than break them; `site serve --csp`
  * is where to name their hosts.
  */
-import { contentSecurityPolicy, IMMUTABLE, IMMUTABLE_PATHS, NO_INLINE, originOf, SECURITY_HEADERS } from '../core/http-headers.js';
-import type { SiteConfig } from '../load/schema.js';
+import { contentSecurityPolicy, IMMUTABLE, IMMUTABLE_PATHS, NO_INLINE, originOf, SECURITY_HEADERS } from '../../core/http-headers.js';
+import type { SiteConfig } from '../../core/schema.js';
 
 export const HEADERS_FILE = '_headers';
 

@@ -13,7 +13,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { Catalogue } from '../load/catalogue.js';
+import type { Catalogue } from '../../core/catalogue.js';
 import type { RenderResult, RenderTask, WorkerConfig } from './protocol.js';
 import { createRenderer, type Renderer } from './worker.js';
 

@@ -3,7 +3,7 @@
  * Content in data/ is untrusted: every URL taken from it goes through
  * `safeHref` before it becomes an attribute.
  */
-import type { Block, Inline, RichText } from '../load/schema.js';
+import type { Block, Inline, RichText } from '../core/schema.js';
 
 /** Schemes a link from content may use; anything else (javascript:, data:, vbscript:) renders as text. */
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);

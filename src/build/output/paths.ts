@@ -5,7 +5,7 @@
  * static-site build must never make.
  */
 import path from 'node:path';
-import { ERROR_PAGES } from '../core/error-pages.js';
+import { ERROR_PAGES } from '../../core/error-pages.js';
 
 /** An output file that cannot be written safely; the message names it and why. */
 export class UnsafePathError extends Error {

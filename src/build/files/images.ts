@@ -16,10 +16,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SharpFunction from 'sharp';
 import type { Sharp } from 'sharp';
-import { VARIANT_ENCODING, variantsOf, type ImageVariant } from '../core/images.js';
-import type { CatalogueImage } from '../load/catalogue.js';
-import { digestOf } from '../load/read.js';
-import type { SiteFile, SiteWriter } from './site-files.js';
+import { VARIANT_ENCODING, variantsOf, type ImageVariant } from '../../core/images.js';
+import type { CatalogueImage } from '../../core/catalogue.js';
+import { digestOf } from '../../load/read.js';
+import type { SiteFile, SiteWriter } from '../output/site-writer.js';
 
 /** Writes every image and its copies; resolves to the files written, relative to the output folder. */
 export async function publishImages(writer: SiteWriter, images: readonly CatalogueImage[], cacheDir?: string): Promise<string[]> {

@@ -4,7 +4,7 @@
  * workers (they hold the HTML string already); the main thread only merges
  * compact target lists and checks each distinct target once.
  */
-import { detached } from '../core/strings.js';
+import { detached } from '../../core/strings.js';
 
 /** Elements and attributes that reference another resource. */
 export const REFERENCES: ReadonlyArray<readonly [selector: string, attr: string]> = [

@@ -3,9 +3,9 @@
  * itself, computed once per worker thread so that rendering a route is a
  * cheap, pure function of (model, route).
  */
-import type { Catalogue } from '../load/catalogue.js';
+import type { Catalogue } from '../core/catalogue.js';
 import { srcSetOf } from '../core/images.js';
-import type { Article, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../load/schema.js';
+import type { Article, Category, NewsItem, Page, Product, RouteRecord, SiteConfig } from '../core/schema.js';
 import { laterDate } from './text.js';
 
 /** Absolute URLs under `/assets/` of the bundled stylesheet and scripts (from Vite's manifest). */

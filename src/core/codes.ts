@@ -3,7 +3,7 @@
  * it means. Codes are stable: tools and CI filters match on them, so a code
  * is never renamed or reused; a new rule gets a new code.
  */
-import type { Severity } from '../core/diagnostic.js';
+import type { Severity } from './diagnostics.js';
 
 export const CODES = {
   // load: a file that cannot be read or validated
@@ -12,7 +12,7 @@ export const CODES = {
   'load/unreadable-file': ['error', 'A file exists but cannot be read.'],
   'load/invalid-json': ['error', 'A file is not valid JSON; the position of the syntax error is given.'],
   'load/unexpected-file': ['warning', 'A file or folder in data/ that the layout does not know; it is ignored.'],
-  'load/schema': ['error', 'A value does not match the schema of its file (src/load/schema.ts); one per offending value.'],
+  'load/schema': ['error', 'A value does not match the schema of its file (src/core/schema.ts); one per offending value.'],
 
   // route paths
   'check/path-not-absolute': ['error', 'A route path does not start with "/".'],

@@ -3,7 +3,7 @@
  * product gets an SVG in its category's colour with its name and latin name.
  * Gallery, zoom and social previews use it until real images are named in data/.
  */
-import type { Product } from '../load/schema.js';
+import type { Product } from '../core/schema.js';
 import type { SiteModel } from './model.js';
 import { artworkPath, FILE_SLUG_EXPECTED, isFileSlug, LOGO_URL, SHARE_CARD_URL } from '../core/images.js';
 
@@ -107,10 +107,10 @@ export function productArtwork(model: SiteModel, product: Product): { url: strin
  */
 export const SHARE_CARD = { url: SHARE_CARD_URL, width: 1200, height: 630 } as const;
 
-/** The card's font family: the build ships its files (emit/share-card.ts), so every machine draws the same card. */
+/** The card's font family: the build ships its files (build/files/share-card.ts), so every machine draws the same card. */
 export const CARD_FONT = 'Inter';
 
-/** SHARE_CARD as SVG (emit/share-card.ts rasterises it): the logo mark, the brand, the tagline and the company. */
+/** SHARE_CARD as SVG (build/files/share-card.ts rasterises it): the logo mark, the brand, the tagline and the company. */
 export function shareCardSvg(site: { brand: string; tagline: string; contact: { company: string } }): string {
   const { width, height } = SHARE_CARD;
   const { background, leaf, path } = LOGO_MARK;

@@ -3,7 +3,7 @@
  * binds to content"): one resolved view per route, shared by the head and
  * the screen templates so that neither looks anything up twice.
  */
-import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../load/schema.js';
+import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../core/schema.js';
 import { PAGE_SCREENS } from '../core/screens.js';
 import {
   type ListRoutes,

@@ -3,11 +3,11 @@
  * workers. Messages stay compact: routes go in, small facts and link tallies
  * come back; page HTML never leaves the worker that rendered it.
  */
-import type { RouteRecord } from '../load/schema.js';
-import type { BodyRef } from '../load/catalogue.js';
-import type { AssetRefs } from '../emit/assets.js';
-import type { TallyEntries } from '../emit/links.js';
-import type { ErrorPageFile } from '../core/error-pages.js';
+import type { RouteRecord } from '../../core/schema.js';
+import type { BodyRef } from '../../core/catalogue.js';
+import type { AssetRefs } from '../files/assets.js';
+import type { TallyEntries } from '../links/scan.js';
+import type { ErrorPageFile } from '../../core/error-pages.js';
 
 export interface WorkerConfig {
   /**
@@ -23,7 +23,7 @@ export interface WorkerConfig {
   assets: AssetRefs;
   /** URL of the module providing the render API (src/render/index.ts unless a test substitutes one). */
   renderModule: string;
-  /** Stamp every page written (emit/output-stamps.ts): the build has a cache folder to keep them in. */
+  /** Stamp every page written (build/output/stamps.ts): the build has a cache folder to keep them in. */
   stamps?: boolean;
 }
 
@@ -45,9 +45,9 @@ export interface RouteJob {
   body?: BodySource;
   /** The output folder holds no file at `file` (a new folder, or a page the previous build did not have): written without looking. */
   fresh?: true;
-  /** Give the page its second name too, `<path>.html` beside its folder (twinFileOf in emit/paths.ts). */
+  /** Give the page its second name too, `<path>.html` beside its folder (twinFileOf in build/output/paths.ts). */
   twin?: true;
-  /** The stamp the build that left the output folder recorded for `file` (emit/output-stamps.ts). */
+  /** The stamp the build that left the output folder recorded for `file` (build/output/stamps.ts). */
   previous?: string;
 }
 
@@ -64,7 +64,7 @@ export type RenderTask =
       kind: 'prepare';
       recycled: boolean;
       dirs: string[];
-      /** This task's share of the folder (see ownerOf in emit/atomic.ts): one per render thread, run at once. */
+      /** This task's share of the folder (see ownerOf in build/output/atomic.ts): one per render thread, run at once. */
       part: number;
       parts: number;
       /**

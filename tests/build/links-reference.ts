@@ -4,7 +4,7 @@
  * build's threads never load cheerio.
  */
 import { load } from 'cheerio/slim';
-import { internalPath, isReferenceMeta, REFERENCES, srcsetUrls, type PageLinks } from './links.js';
+import { internalPath, isReferenceMeta, REFERENCES, srcsetUrls, type PageLinks } from '../../src/build/links/scan.js';
 
 const SELECTOR = REFERENCES.map(([s]) => s).join(',');
 

@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import MiniSearch from 'minisearch';
-import type { Catalogue } from '../load/catalogue.js';
-import type { Article, NewsItem, Product, RouteRecord } from '../load/schema.js';
-import { capText, entitySearchText, indexedTextChars, squash } from '../core/search-text.js';
+import type { Catalogue } from '../../core/catalogue.js';
+import type { Article, NewsItem, Product, RouteRecord } from '../../core/schema.js';
+import { capText, entitySearchText, indexedTextChars, squash } from '../../core/search-text.js';
 import {
   INDEX_OPTIONS,
   SEARCH_ENTRY_PATH,
@@ -17,7 +17,7 @@ import {
   type SearchIndexFile,
   type SearchKind,
   type StoredDoc,
-} from '../client/search-options.js';
+} from '../../core/search-options.js';
 
 /** What the index needs of a route: a ResolvedRoute or a RouteRecord both fit. */
 export type SearchRoute = Pick<RouteRecord, 'path' | 'screen' | 'nodeid'>;

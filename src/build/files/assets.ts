@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SiteWriter } from './site-files.js';
+import type { SiteWriter } from '../output/site-writer.js';
 
 /** Absolute URLs of the client entries, as the templates reference them (contract: render's AssetRefs). */
 export interface AssetRefs {
@@ -32,7 +32,7 @@ export function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the project root (no package.json above src/emit)');
+    if (up === dir) throw new Error('cannot find the project root (no package.json above src/build/files)');
     dir = up;
   }
   return dir;

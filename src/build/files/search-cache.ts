@@ -11,10 +11,10 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Catalogue } from '../load/catalogue.js';
+import type { Catalogue } from '../../core/catalogue.js';
 import { indexDocuments, searchDocuments, type SearchDocument, type SearchIndexOutput, type SearchRoute } from './search-index.js';
 import { indexInWorker } from './search-worker.js';
-import type { SiteWriter } from './site-files.js';
+import type { SiteWriter } from '../output/site-writer.js';
 
 const FORMAT = 'site-search-cache/1';
 
@@ -32,7 +32,7 @@ function indexingCode(): string | null {
     const pkgFile = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}minisearch${path.sep}`)), 'minisearch', 'package.json');
     const { version } = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
     h.update(`minisearch@${version}\0`);
-    for (const file of [path.join(path.dirname(here), `search-index${ext}`), path.join(path.dirname(here), '..', 'client', `search-options${ext}`)]) {
+    for (const file of [path.join(path.dirname(here), `search-index${ext}`), path.join(path.dirname(here), '..', '..', 'core', `search-options${ext}`)]) {
       const bytes = readFileSync(file);
       h.update(`${path.basename(file)}\0${bytes.length}\0`).update(bytes);
     }

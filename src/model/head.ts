@@ -4,7 +4,7 @@
  * robots, neighbours in a list, Open Graph image and JSON-LD. Pure data;
  * the Head template only prints it, and routeFacts() reports it.
  */
-import type { Product, RouteRecord } from '../load/schema.js';
+import type { Product, RouteRecord } from '../core/schema.js';
 import { isSvgUrl } from '../core/social.js';
 import { artworkUrl, ARTWORK_SIZE, SHARE_CARD } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';

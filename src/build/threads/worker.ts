@@ -7,17 +7,17 @@
  */
 import { mkdirSync } from 'node:fs';
 import { isMainThread, workerData } from 'node:worker_threads';
-import type { Catalogue } from '../load/catalogue.js';
-import type { Block, Product, RouteRecord } from '../load/schema.js';
-import type { AssetRefs } from '../emit/assets.js';
-import type { SiteModel } from './model.js';
+import type { Catalogue } from '../../core/catalogue.js';
+import type { Block, Product, RouteRecord } from '../../core/schema.js';
+import type { AssetRefs } from '../files/assets.js';
+import type { SiteModel } from '../../model/model.js';
 import { readSnapshot } from './snapshot.js';
-import { BatchTally, extractLinks, resolveReferences } from '../emit/links.js';
-import { folderOfTwin, insideRoot, twinFileOf } from '../emit/paths.js';
-import { writeStampedOutputFile, type PageWrite } from '../emit/output-file.js';
-import { ownerOf, takeInventory } from '../emit/atomic.js';
-import { BodyChangedError, readBody } from '../load/lean.js';
-import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../core/error-pages.js';
+import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';
+import { folderOfTwin, insideRoot, twinFileOf } from '../output/paths.js';
+import { writeStampedOutputFile, type PageWrite } from '../output/page-file.js';
+import { ownerOf, takeInventory } from '../output/atomic.js';
+import { BodyChangedError, readBody } from '../../load/lean.js';
+import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../../core/error-pages.js';
 import type {
   ArtworkResult,
   PrepareResult,
@@ -81,7 +81,7 @@ function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>)
 
 // The worker imports the render module by URL (tests may substitute one); this keeps the real one in step with RenderApi.
 type Conforms<T extends RenderApi<SiteModel>> = T;
-export type RenderIndexConforms = Conforms<typeof import('./index.js')>;
+export type RenderIndexConforms = Conforms<typeof import('../../render/index.js')>;
 
 interface Session {
   api: RenderApi;

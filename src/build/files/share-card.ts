@@ -1,5 +1,5 @@
 /**
- * The share card as PNG (see SHARE_CARD in render/artwork.ts). Rasterised by
+ * The share card as PNG (see SHARE_CARD in model/artwork.ts). Rasterised by
  * resvg (@resvg/resvg-js): a self-contained SVG renderer, prebuilt for each
  * platform, that draws the same pixels for the same SVG and fonts. A browser
  * would do it too, but the build must not need one. It runs on a thread of
@@ -14,7 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import { renderAsync } from '@resvg/resvg-js';
-import { CARD_FONT, shareCardSvg } from '../render/artwork.js';
+import { CARD_FONT, shareCardSvg } from '../../model/artwork.js';
 
 const require = createRequire(import.meta.url);
 

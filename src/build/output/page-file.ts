@@ -13,7 +13,7 @@
  */
 import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
-import { pageDigest, stampOf } from './output-stamps.js';
+import { pageDigest, stampOf } from './stamps.js';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
 let previous = Buffer.allocUnsafe(1 << 20);

@@ -33,6 +33,13 @@ export interface LighthouseOptions {
   budget?: number;
   settings: RuleSettings;
   log: (line: string) => void;
+  /**
+   * Serves `dir` on 127.0.0.1 as the site will be served (compression, cache
+   * lifetimes, security headers), so the scores measure the site rather than
+   * a bare test server; anything it stores goes in `scratch`. The CLI passes
+   * `site serve`'s server: the audit stage does not import the serve stage.
+   */
+  serve: (dir: string, scratch: string) => Promise<{ close(): Promise<void>; base: string }>;
 }
 
 /** One page per screen kind (the shortest URL of each), then the pages with the most findings. */
@@ -51,19 +58,6 @@ export function samplePages(report: AuditReport, extra: number): Array<{ url: st
     }
   }
   return chosen.map(({ url, screen }) => ({ url, screen }));
-}
-
-/**
- * The dist as `site serve` serves it: compression, cache lifetimes and
- * security headers included. Served bare (sirv's defaults), every page
- * failed Lighthouse's text-compression and cache-lifetime audits, findings
- * about the audit's own server rather than the site; these now measure what
- * the site's server does. Its inquiry store lives in `scratch` and goes with it.
- */
-async function serve(dir: string, scratch: string): Promise<{ close(): Promise<void>; base: string }> {
-  const { startServer } = await import('../serve/server.js');
-  const running = await startServer({ dir, dataDir: join(scratch, 'inquiries'), host: '127.0.0.1', port: 0, watch: false, log: () => undefined });
-  return { close: () => running.close(), base: running.url };
 }
 
 /** Starts Chromium on a free debugging port and resolves with that port. */
@@ -104,7 +98,7 @@ export async function runLighthouse(opts: LighthouseOptions): Promise<{ pages: L
   const sample = samplePages(opts.report, opts.extraPages);
   const scratch = await mkdtemp(join(tmpdir(), 'site-audit-lighthouse-'));
   const profile = join(scratch, 'chromium');
-  const { close, base } = await serve(opts.dir, scratch);
+  const { close, base } = await opts.serve(opts.dir, scratch);
   let chromium: ChildProcess | undefined;
   const pages: LighthousePage[] = [];
   const findings: Finding[] = [];

@@ -2,7 +2,7 @@
  * The terminal summary: findings grouped by rule, worst severity and most
  * frequent first, with a few examples each.
  */
-import type { Painter } from '../cli/output.js';
+import type { Painter } from '../core/paint.js';
 import type { AuditReport } from './index.js';
 
 const EXAMPLES = 3;

@@ -5,7 +5,7 @@
  */
 import { countBySeverity, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { Catalogue } from '../core/catalogue.js';
-import type { Painter as Paint } from '../cli/output.js';
+import type { Painter as Paint } from '../core/paint.js';
 import type { ResolvedRoute } from './index.js';
 
 export interface CheckCounts {

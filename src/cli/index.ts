@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import type { CommandContext } from './context.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, stderr } from './output.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
@@ -33,10 +34,6 @@ function version(): string {
   return pkg.version;
 }
 
-/** Each command's action stores its exit code here; commander's own errors map to 2. */
-export interface CommandContext {
-  setExitCode(code: number): void;
-}
 
 export async function createProgram(ctx: CommandContext, commands: readonly string[] = Object.keys(COMMANDS)): Promise<Command> {
   const registers = await Promise.all(commands.map((name) => COMMANDS[name]()));

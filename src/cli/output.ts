@@ -22,18 +22,5 @@ export function colorEnabled(stream: NodeJS.WriteStream, opts: OutputOptions = {
   return Boolean(stream.isTTY);
 }
 
-export interface Painter {
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  dim(s: string): string;
-  bold(s: string): string;
-}
-
-export function painter(enabled: boolean): Painter {
-  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\u001b[${open}m${s}\u001b[${close}m` : s);
-  return { red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
-}
-
 export const stdout = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 export const stderr = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-import { painter } from '../../src/cli/output.js';
+import { painter } from '../../src/core/paint.js';
 import { resolveRoutes } from '../../src/check/index.js';
 import { applyStrict, countCatalogue, formatAnnotations, formatJson, formatText, sizesOf } from '../../src/check/report.js';
 import { loadCatalogue } from '../../src/load/index.js';

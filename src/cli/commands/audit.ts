@@ -2,8 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../index.js';
-import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled, painter, stderr, stdout } from '../output.js';
+import type { CommandContext } from '../context.js';
+import { painter } from '../../core/paint.js';
+import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled, stderr, stdout } from '../output.js';
 
 interface AuditFlags {
   dir: string;
@@ -73,7 +74,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       let report = await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings, onPhase });
       if (flags.lighthouse) {
         const { runLighthouse } = await import('../../audit/lighthouse.js');
-        const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr });
+        const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr, serve: serveForLighthouse });
         report = assembleReport(report.dir, report.origin, sortFindings([...report.findings, ...lh.findings]), report.pages, settings, lh.pages);
       }
 
@@ -98,4 +99,17 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       const failing = threshold > 0 && report.findings.some((f) => RANK[f.severity] >= threshold);
       ctx.setExitCode(failing ? EXIT_PROBLEMS : EXIT_OK);
     });
+}
+
+/**
+ * The dist as `site serve` serves it, for Lighthouse: served bare, every page
+ * failed the text-compression and cache-lifetime audits, findings about the
+ * audit's own server rather than the site. Its inquiry store lives in
+ * `scratch` and goes with it.
+ */
+async function serveForLighthouse(dir: string, scratch: string): Promise<{ close(): Promise<void>; base: string }> {
+  const { startServer } = await import('../../serve/server.js');
+  const { join } = await import('node:path');
+  const running = await startServer({ dir, dataDir: join(scratch, 'inquiries'), host: '127.0.0.1', port: 0, watch: false, log: () => undefined });
+  return { close: () => running.close(), base: running.url };
 }

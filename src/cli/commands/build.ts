@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../index.js';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, painter, stderr, stdout, type Painter } from '../output.js';
+import type { CommandContext } from '../context.js';
+import { painter, type Painter } from '../../core/paint.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, stderr, stdout } from '../output.js';
 import type { BuildResult } from '../../build/index.js';
 
 interface BuildFlags {

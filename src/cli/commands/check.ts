@@ -4,8 +4,9 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { CommandContext } from '../index.js';
-import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled, painter } from '../output.js';
+import type { CommandContext } from '../context.js';
+import { painter } from '../../core/paint.js';
+import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled } from '../output.js';
 
 interface CheckOptions {
   dataDir: string;

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { CommandContext } from '../index.js';
+import type { CommandContext } from '../context.js';
 import { EXIT_PROBLEMS, UsageError, stdout } from '../output.js';
 
 const DATA_DIR_HELP = 'where `site serve` stores inquiries';

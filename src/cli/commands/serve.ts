@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext } from '../index.js';
+import type { CommandContext } from '../context.js';
 import { EXIT_OK, UsageError, stderr } from '../output.js';
 
 interface ServeFlags {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { encodePieces, writeOutputFile } from '../../src/build/output/page-file.js';
 import { planTwins, twinFileOf } from '../../src/build/output/paths.js';
-import { planRoutes } from '../../src/build/index.js';
+import { planRoutes } from '../../src/build/plan.js';
 import type { ResolvedRoute } from '../../src/check/index.js';
 
 const dirs: string[] = [];

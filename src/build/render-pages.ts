@@ -1,0 +1,129 @@
+/**
+ * The render phase: the plan streamed through the render threads, which
+ * render each page and write it (see threads/worker.ts), then the error
+ * pages and the product artwork. What comes back is what the later phases
+ * need: each page's facts, the links it holds, its stamp, and any failure.
+ */
+import type { Catalogue } from '../core/catalogue.js';
+import type { RouteRecord } from '../core/schema.js';
+import { mergeTally, type LinkTally } from './links/scan.js';
+import { allSettledOrThrow } from './settle.js';
+import { batchSizeFor, type RenderPool } from './threads/pool.js';
+import type { ArtworkResult, BodySource, ErrorPagesResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from './threads/protocol.js';
+import type { BuildResult, PageStamps, PlannedRoute } from './types.js';
+
+/**
+ * The catalogue as the workers get it: the lean catalogue's plain data (its
+ * WeakMaps do not serialize), and its routes without their meta. A worker
+ * reads a route's title, description and keywords only while rendering that
+ * route, from the route its job brings; in the snapshot they were a fifth of
+ * its bytes at 100,000 routes, and 40 MB of the worker's heap.
+ */
+export function workerCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf' | 'bodies'> {
+  const { sourceOf: _notClonable, bodies: _notNeeded, ...plain } = catalogue;
+  // One object for every route: the serializer writes it once.
+  const noMeta: RouteRecord['meta'] = { title: '', description: '', keywords: '' };
+  return { ...plain, routes: plain.routes.map((route) => ({ ...route, meta: noMeta })) };
+}
+
+/** A detail route → where its entity's body is (see RouteJob.body). */
+function detailBody(catalogue: Catalogue): (route: RouteRecord) => BodySource | undefined {
+  const bodies = catalogue.bodies;
+  if (bodies === undefined) throw new Error('the build renders from a lean catalogue (checkDataDir with lean: true)');
+  const entries = (list: Array<{ id: string }>) => new Map(list.map((e): [string, BodySource | undefined] => [e.id, bodies.get(e)]).reverse());
+  const products = entries(catalogue.products);
+  const articles = entries(catalogue.articles);
+  const news = entries(catalogue.news);
+  return (route) => {
+    const source = route.screen === 'product' ? products : route.screen === 'article' ? articles : route.screen === 'news-detail' ? news : undefined;
+    const ref = source?.get(route.nodeid);
+    // Only what the reader needs: the search text and links stay on this thread.
+    return ref && { path: ref.path, digest: ref.digest, field: ref.field };
+  };
+}
+
+export interface Rendered {
+  facts: PageFacts[];
+  failures: RenderFailure[];
+  tally: LinkTally;
+  unsafe: Array<[string, number]>;
+  errorPages: ErrorPagesResult;
+  /** Artwork files written, relative to the output folder. */
+  artwork: string[];
+  unchanged: BuildResult['unchanged'];
+}
+
+/**
+ * Streams the plan through the pool with a bounded number of batches in
+ * flight (memory stays flat however large the catalogue), then the error pages
+ * and the product artwork. Stops handing out work after the first failure.
+ */
+export async function renderAll(
+  pool: RenderPool,
+  plan: readonly PlannedRoute[],
+  catalogue: Catalogue,
+  held: ReadonlySet<string>,
+  stamps: PageStamps,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Rendered> {
+  const productCount = catalogue.products.length;
+  const bodyOf = detailBody(catalogue);
+  const facts: PageFacts[] = new Array(plan.length);
+  const failures: RenderFailure[] = [];
+  const tally: LinkTally = new Map();
+  const unsafe: Array<[string, number]> = [];
+  const unchanged = { pages: 0, byStamp: 0 };
+  const size = batchSizeFor(plan.length, pool.threads);
+  let next = 0;
+  let done = 0;
+
+  const takeBatch = (): RouteJob[] => {
+    const jobs = plan.slice(next, next + size).map(({ index, route, file, twin }): RouteJob => {
+      const job: RouteJob = { index, route, file, body: bodyOf(route) };
+      if (!held.has(file)) job.fresh = true;
+      if (twin) job.twin = true;
+      const previous = stamps.previous.get(file);
+      if (previous !== undefined) {
+        if (job.fresh !== true) job.previous = previous;
+        stamps.previous.delete(file); // handed out: the map shrinks as the pages go
+      }
+      return job;
+    });
+    next += jobs.length;
+    return jobs;
+  };
+  let crashed = false;
+  const lane = async (): Promise<void> => {
+    for (let jobs = takeBatch(); jobs.length > 0 && failures.length === 0 && !crashed; jobs = takeBatch()) {
+      const result = await pool.run<RoutesResult>({ kind: 'routes', jobs }).catch((err: unknown) => {
+        crashed = true; // the other lanes stop handing out work
+        throw err;
+      });
+      for (const f of result.pages) facts[f.index] = f;
+      failures.push(...result.failures);
+      mergeTally(tally, result.links);
+      unsafe.push(...result.unsafe);
+      if (stamps.record !== undefined) for (const [i, stamp] of result.stamps) stamps.record(plan[i].file, stamp);
+      unchanged.pages += result.unchanged;
+      unchanged.byStamp += result.byStamp;
+      done += jobs.length;
+      onProgress?.(done, plan.length);
+    }
+  };
+  const artworkSize = Math.max(1, Math.ceil(productCount / pool.threads));
+  const artwork = Array.from({ length: Math.ceil(productCount / artworkSize) }, (_, i) =>
+    pool.run<ArtworkResult>({ kind: 'artwork', from: i * artworkSize, to: Math.min(productCount, (i + 1) * artworkSize) }),
+  );
+  const errorPages = pool.run<ErrorPagesResult>({ kind: 'error-pages' });
+  // One lane for the main thread and two per worker (one batch rendering, one waiting), all taking from the
+  // same cursor: whichever thread is faster takes more. More lanes would queue the work in the pool up
+  // front, and the main thread, which takes a batch only when it is free, would get almost none of it.
+  const lanes = pool.workers * 2 + 1;
+  const [, errors, art] = await allSettledOrThrow([allSettledOrThrow(Array.from({ length: lanes }, lane)), errorPages, allSettledOrThrow(artwork)] as const);
+  mergeTally(tally, errors.links);
+  for (const a of art) failures.push(...a.failures);
+  const artworkFiles = art.flatMap((a) => a.files);
+  unsafe.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  failures.sort((a, b) => a.index - b.index || (a.subject < b.subject ? -1 : 1));
+  return { facts, failures, tally, unsafe, errorPages: errors, artwork: artworkFiles, unchanged };
+}

@@ -1,0 +1,87 @@
+/** What `site build` takes and returns as a library call, and the records its phases pass along. */
+import type { ResolvedRoute } from '../check/index.js';
+import type { CheckCounts } from '../check/report.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+
+export interface BuildOptions {
+  dataDir: string;
+  outDir: string;
+  reportsDir: string;
+  /** Worker threads; defaults to one per core. */
+  concurrency?: number;
+  /** Warnings fail the build, as under `site check --strict`. */
+  strict?: boolean;
+  /** Write the search index (default true). */
+  searchIndex?: boolean;
+  /** Vite's output (default build/client of this project). */
+  clientDir?: string;
+  /** Module URL of the render API (src/render/index.ts): what the render threads import. Tests pass one whose template fails. */
+  renderModule?: string;
+  /** Called after each rendered batch. */
+  onProgress?: (done: number, total: number) => void;
+  /** Write `<path>.html` beside every `<path>/index.html` (default true; see twinFileOf in paths.ts). */
+  htmlTwins?: boolean;
+}
+
+export interface LinkSummary {
+  /** Pages whose links were checked. */
+  pages: number;
+  /** Internal references found (each page counts a target once). */
+  references: number;
+  /** Distinct internal targets checked against the built files. */
+  targets: number;
+  broken: number;
+  unsafe: number;
+}
+
+export interface BuildResult {
+  ok: boolean;
+  /** The stage that stopped the build, when it failed. */
+  failedAt?: 'check' | 'render' | 'links';
+  /** Check diagnostics followed by the build's own. */
+  diagnostics: Diagnostic[];
+  /** What the check stage counted (routes per screen kind, content totals), as `site check` reports it. */
+  checkCounts: CheckCounts;
+  /** HTML pages written: one per resolved route, plus 404.html and 500.html. */
+  pages: number;
+  /**
+   * Route pages whose file in the output folder (the spare, on a rebuild)
+   * already held their bytes and was kept as it was; `byStamp` of them were
+   * known so from the stamps the build that left them recorded, without
+   * reading them back (output-stamps.ts).
+   */
+  unchanged: { pages: number; byStamp: number };
+  /** Every file of the new output folder. */
+  files: number;
+  bytes: number;
+  links: LinkSummary;
+  errors: number;
+  warnings: number;
+  seconds: number;
+  outDir: string;
+  timings: Record<string, number>;
+}
+
+
+export interface PlannedRoute {
+  /** Position in the build order (registry order, duplicates once); the key of every per-page result. */
+  index: number;
+  route: ResolvedRoute;
+  /** Relative to the output folder. */
+  file: string;
+  /** The page has a second name, `<path>.html` (see twinFileOf in output/paths.ts). */
+  twin?: true;
+}
+
+
+/** The pages' stamps (output/stamps.ts) on their way through a build. */
+export interface PageStamps {
+  /** The stamps the build that left the temporary folder recorded, by file; each is handed to its page's job once. */
+  previous: Map<string, string>;
+  /** Takes each page's new stamp as its render thread reports it (see stampRecorder). */
+  record?: (file: string, stamp: string) => void;
+}
+
+
+export const NO_LINKS: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
+export const NONE_KEPT: BuildResult['unchanged'] = { pages: 0, byStamp: 0 };

@@ -17,6 +17,7 @@ import type { BodyRef } from '../core/catalogue.js';
 import type { Product } from '../core/schema.js';
 import { dropBody } from './lean.js';
 import { indexedTextChars, type BodyKind } from '../core/search-text.js';
+import { severityOf } from '../core/codes.js';
 
 export interface LoadResult {
   /** Null only when a file could not be read or validated; `diagnostics` then says why. */
@@ -62,7 +63,7 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
       diagnostics: [
         {
           code: 'load/missing-data-dir',
-          severity: 'error',
+          severity: severityOf('load/missing-data-dir'),
           file: base,
           pointer: '',
           message: `The data directory ${base} does not exist; pass the catalogue's folder with --data-dir.`,
@@ -74,7 +75,7 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
   const strays = snapshot.strays.map(
     (rel): Diagnostic => ({
       code: 'load/unexpected-file',
-      severity: 'warning',
+      severity: severityOf('load/unexpected-file'),
       file: label(rel),
       pointer: '',
       message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}, and image files in ${IMAGES_DIR}/: ${IMAGE_EXTENSIONS.join(', ')}, named with letters, digits, '-', '_' and '.', not symbolic links), so it is ignored; move it out or fix its name.`,
@@ -157,7 +158,7 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
       diagnostics: [
         {
           code: missing ? 'load/missing-file' : 'load/unreadable-file',
-          severity: 'error',
+          severity: severityOf(missing ? 'load/missing-file' : 'load/unreadable-file'),
           file,
           pointer: '',
           message: missing
@@ -180,7 +181,7 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
   return {
     diagnostics: problems.map((p, i): Diagnostic => ({
       code: 'load/schema',
-      severity: 'error',
+      severity: severityOf('load/schema'),
       file,
       pointer: pointers[i],
       ...positions[i],

@@ -6,6 +6,7 @@
 import type { ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { createLocator, jsoncParser, stripBom } from './locate.js';
+import { severityOf } from '../core/codes.js';
 
 export type ParsedJson = { ok: true; value: unknown; text: string } | { ok: false; diagnostic: Diagnostic };
 
@@ -52,7 +53,7 @@ function syntaxDiagnostic(text: string, file: string, err: unknown): Diagnostic 
   }
   return {
     code: 'load/invalid-json',
-    severity: 'error',
+    severity: severityOf('load/invalid-json'),
     file,
     pointer: '',
     line,

@@ -4,6 +4,7 @@
  * and change their thresholds; every key is validated so a typo is an error,
  * not a silently ignored setting.
  */
+import { UserError } from '../core/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { AuditConfig } from './config-schema.js';
@@ -12,7 +13,7 @@ import type { RuleSettings } from './types.js';
 
 export type { AuditConfig };
 
-export class ConfigError extends Error {
+export class ConfigError extends UserError {
   override name = 'ConfigError';
 }
 

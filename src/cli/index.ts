@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandContext } from './context.js';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, stderr } from './output.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, stderr } from './output.js';
+import { UserError } from '../core/errors.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end through here with exit code 0.
       return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
-    if (err instanceof UsageError) {
+    if (err instanceof UserError) {
       stderr(`site: ${err.message}`);
       return EXIT_USAGE;
     }

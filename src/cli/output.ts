@@ -6,10 +6,6 @@ export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
 
-/** A usage or configuration error: exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 export interface OutputOptions {
   json?: boolean;

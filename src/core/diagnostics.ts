@@ -33,11 +33,3 @@ export function pointerToken(token: string | number): string {
 export function pointer(...tokens: Array<string | number>): string {
   return tokens.map((t) => '/' + pointerToken(t)).join('');
 }
-
-/** A failure that carries diagnostics; the CLI prints them and exits non-zero. */
-export class DiagnosticError extends Error {
-  constructor(message: string, readonly diagnostics: Diagnostic[]) {
-    super(message);
-    this.name = 'DiagnosticError';
-  }
-}

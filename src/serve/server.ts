@@ -3,6 +3,7 @@
  * Every response carries the security headers; only GET and HEAD reach the
  * files, only POST reaches the endpoint.
  */
+import { UserError } from '../core/errors.js';
 import { existsSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,7 +72,7 @@ export const DEFAULTS = {
   inquiryPath: '/api/inquiry',
 } as const;
 
-export class ServeConfigError extends Error {
+export class ServeConfigError extends UserError {
   override name = 'ServeConfigError';
 }
 

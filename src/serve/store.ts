@@ -8,6 +8,7 @@
  * cache) but may lose the last commits on power loss or a kernel crash; a
  * buyer's quote request is worth one fsync.
  */
+import { UserError } from '../core/errors.js';
 import { randomBytes, createHmac } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -160,7 +161,7 @@ export function newInquiryId(now: number): string {
   return now.toString(36).padStart(9, '0') + randomBytes(5).toString('hex');
 }
 
-export class StoreMissingError extends Error {
+export class StoreMissingError extends UserError {
   override name = 'StoreMissingError';
 }
 

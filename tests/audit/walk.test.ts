@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings, TODAY } from './helpers.js';
+import { requireFreshBuild } from '../compiled.js';
 
 const COMPILED = join(process.cwd(), 'build/src/audit/index.js');
 const ORIGIN = 'https://www.example.com';
@@ -57,7 +58,7 @@ describe('walk in the worker pool', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gives byte-identical reports to the walk in one thread', async () => {
-    if (!existsSync(COMPILED)) throw new Error(`${COMPILED} is missing: run \`npx tsc -p tsconfig.json\` first`);
+    requireFreshBuild();
     const { runAudit } = (await import(COMPILED)) as typeof import('../../src/audit/index.js');
     const options = { dir, settings: settings(), today: TODAY };
     const inline = await runAudit({ ...options, threads: 0 });

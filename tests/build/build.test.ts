@@ -292,7 +292,7 @@ describe('a successful build', () => {
 describe('failures leave the previous output untouched', () => {
   test('a route whose template throws fails the build with its path, template and cause; dist/ stays byte-identical', async () => {
     const before = snapshot(dist);
-    const run = await build(work, [], { SITE_TEST_RENDER_MODULE: hook('failing-render.mjs') });
+    const run = await buildWithRenderer(work, hook('failing-render.mjs'));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('build/render-failed');
     expect(run.stderr).toContain('Route /herb-extract/ginger-extract (screen "product", template ProductDetail) failed to render: Cannot read properties of undefined (reading "assay")');
@@ -311,7 +311,7 @@ describe('failures leave the previous output untouched', () => {
     const dist = path.join(fresh, 'dist');
     const before = snapshot(dist);
     const touched = path.join(data, 'articles/what-is-curcumin.json');
-    const run = await build(fresh, ['--concurrency', '1'], { SITE_TEST_RENDER_MODULE: hook('changing-data-render.mjs'), SITE_TEST_TOUCH: touched }, data);
+    const run = await buildWithRenderer(fresh, hook('changing-data-render.mjs'), { concurrency: 1, env: { SITE_TEST_TOUCH: touched }, data });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('build/render-failed');
     expect(run.stderr).toContain(`Route /knowledge/what-is-curcumin (screen "article") failed to render: ${touched} changed during the build, after it was checked; run the build again`);
@@ -321,7 +321,7 @@ describe('failures leave the previous output untouched', () => {
 
   test('a broken internal link and a javascript: link fail the build and are listed in reports/links.json', async () => {
     const fresh = workDir();
-    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook('broken-link-render.mjs') });
+    const run = await buildWithRenderer(fresh, hook('broken-link-render.mjs'));
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/failed \(broken links; see \S+\/links\.json\)/);
     expect(run.stderr).toContain('build/broken-link');
@@ -364,7 +364,7 @@ describe('failures leave the previous output untouched', () => {
     ['500.html', 'failing-500-render.mjs', 'build/error-page-fallback', '500 template exploded', ['404.html', 'This page could not be found']],
   ])('when the template of %s fails, the minimal error page is written in its place and the failure reported; the other error page is unaffected', async (file, hookFile, code, cause, [other, otherText]) => {
     const fresh = workDir();
-    const run = await build(fresh, [], { SITE_TEST_RENDER_MODULE: hook(hookFile) });
+    const run = await buildWithRenderer(fresh, hook(hookFile));
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(code);
     expect(run.stderr).toContain(cause);
@@ -463,7 +463,7 @@ describe('determinism and the command line', () => {
   test('usage errors exit 2', async () => {
     const run = await site(['build', '--concurrency', '0']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--concurrency expects a whole number of at least 1');
+    expect(run.stderr).toContain('--concurrency "0": expected a whole number of at least 1');
     const unknown = await site(['build', '--no-such-flag']);
     expect(unknown.code).toBe(2);
   });

@@ -14,11 +14,7 @@ export const SMALL = path.join(ROOT, 'tests/fixtures/build-small');
 export const HOOKS = path.join(ROOT, 'tests/fixtures/build-hooks');
 const BIN = path.join(ROOT, 'bin/site');
 
-export function requireCompiled(): void {
-  for (const f of ['build/src/cli/index.js', 'build/src/build/threads/worker.js', 'build/client/.vite/manifest.json']) {
-    if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run compile\` before these tests (the README's test command does)`);
-  }
-}
+export { requireFreshBuild as requireCompiled } from '../compiled.js';
 
 export interface Run {
   code: number | null;
@@ -27,8 +23,12 @@ export interface Run {
 }
 
 export function site(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return run(process.execPath, [BIN, ...args], options);
+}
+
+function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,6 +49,16 @@ export function workDir(): string {
 
 export function build(work: string, extra: string[] = [], env?: Record<string, string>, data = SMALL): Promise<Run> {
   return site(['build', '--data-dir', data, '--out', path.join(work, 'dist'), '--reports', path.join(work, 'reports'), ...extra], { env });
+}
+
+/**
+ * `site build` with the render API of `renderModule` (a module URL, see HOOKS), printing and exiting as the
+ * CLI does: tests/build/build-with-renderer.mjs.
+ */
+export function buildWithRenderer(work: string, renderModule: string, options: { concurrency?: number; env?: Record<string, string>; data?: string } = {}): Promise<Run> {
+  const args = [path.join(ROOT, 'tests/build/build-with-renderer.mjs'), renderModule, options.data ?? SMALL, path.join(work, 'dist'), path.join(work, 'reports')];
+  if (options.concurrency !== undefined) args.push(String(options.concurrency));
+  return run(process.execPath, args, { env: options.env });
 }
 
 /** Every file under `dir`, relative with forward slashes, sorted. */

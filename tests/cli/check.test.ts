@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEdits, readJson } from '../check/fixture.js';
+import { requireFreshBuild } from '../compiled.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/site');
 const SHIPPED = join(ROOT, 'data');
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'build/src/cli/index.js'))) throw new Error('the compiled CLI is missing: run `npm run compile` (or `npx tsc -p tsconfig.json`) first');
+  requireFreshBuild();
 });
 
 interface Run {

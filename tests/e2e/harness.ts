@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { inquirySchema } from '../../src/core/inquiry.js';
+import { requireFreshBuild } from '../compiled.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -55,10 +56,7 @@ export async function buildSite(): Promise<BuiltSite> {
   const given = process.env.SITE_E2E_DIST;
   if (given) return { dist: path.resolve(given), routes: await readRoutes(path.join(path.resolve(given), '..', 'reports')), cleanup: async () => undefined };
   const cli = path.join(ROOT, 'build/src/cli/index.js');
-  const manifest = path.join(ROOT, 'build/client/.vite/manifest.json');
-  for (const f of [cli, manifest]) {
-    if (!existsSync(f)) throw new Error(`${path.relative(ROOT, f)} is missing: run \`npm run compile\` before the end-to-end tests`);
-  }
+  requireFreshBuild();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'site-e2e-'));
   const dist = path.join(dir, 'dist');
   const reports = path.join(dir, 'reports');

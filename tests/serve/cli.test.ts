@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/serve/store.js';
 import { type Sandbox, VALID, fakeSmtp, request, sandbox } from './helpers.js';
+import { requireFreshBuild } from '../compiled.js';
 
 const BIN = fileURLToPath(new URL('../../bin/site', import.meta.url));
-const COMPILED = fileURLToPath(new URL('../../build/src/serve/server.js', import.meta.url));
 
 let box: Sandbox;
 beforeAll(() => {
-  if (!existsSync(COMPILED)) throw new Error('build/ is missing: run `npx tsc -p tsconfig.json` before these tests');
+  requireFreshBuild();
   box = sandbox();
 });
 afterAll(() => box?.cleanup());

@@ -3,6 +3,7 @@
  * a manifest naming them; the build copies them into dist/assets/ and gives
  * the templates their URLs.
  */
+import { UserError } from '../../core/errors.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ export interface AssetRefs {
 }
 
 /** The client bundle is missing or incomplete; the message says what to run. */
-export class AssetsMissingError extends Error {
+export class AssetsMissingError extends UserError {
   override name = 'AssetsMissingError';
 }
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter } from '../../core/paint.js';
-import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled, stderr, stdout } from '../output.js';
+import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
+import { UserError } from '../../core/errors.js';
 
 interface AuditFlags {
   dir: string;
@@ -22,7 +23,7 @@ const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
 
 function positiveInt(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} expects a whole number from ${min} to ${max}, got "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${flag} expects a whole number from ${min} to ${max}, got "${value}"`);
   return n;
 }
 
@@ -42,18 +43,18 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
     .action(async (flags: AuditFlags) => {
       const started = performance.now();
       if (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory()) {
-        throw new UsageError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
+        throw new UserError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
       }
       if (flags.origin !== undefined) {
         try {
           if (!/^https?:$/.test(new URL(flags.origin).protocol)) throw new Error('scheme');
         } catch {
-          throw new UsageError(`--origin expects an absolute http(s) URL, got "${flags.origin}"`);
+          throw new UserError(`--origin expects an absolute http(s) URL, got "${flags.origin}"`);
         }
       }
       const extraPages = positiveInt(flags.lighthousePages, '--lighthouse-pages', 0, 100);
       const budget = flags.budget === undefined ? undefined : positiveInt(flags.budget, '--budget', 0, 100);
-      if (budget !== undefined && !flags.lighthouse) throw new UsageError('--budget needs --lighthouse');
+      if (budget !== undefined && !flags.lighthouse) throw new UserError('--budget needs --lighthouse');
 
       const { ConfigError, loadAuditConfig, resolveSettings } = await import('../../audit/config.js');
       const configFile = flags.config ?? 'site.config.json';
@@ -64,7 +65,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
         settings = resolveSettings(config, configFile);
         configOrigin = config.origin;
       } catch (err) {
-        if (err instanceof ConfigError) throw new UsageError(err.message);
+        if (err instanceof ConfigError) throw new UserError(err.message);
         throw err;
       }
 

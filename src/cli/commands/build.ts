@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter, type Painter } from '../../core/paint.js';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, UsageError, colorEnabled, stderr, stdout } from '../output.js';
+import { wholeNumber } from '../flags.js';
+import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
 import type { BuildResult } from '../../build/index.js';
 
 interface BuildFlags {
@@ -35,7 +36,7 @@ function progressPrinter(enabled: boolean): (done: number, total: number) => voi
  * check` reports it; after that only the build's own findings (the check's
  * warnings are counted in the summary line; `site check` lists them).
  */
-async function diagnosticsReport(result: BuildResult, paint: Painter): Promise<string> {
+export async function diagnosticsReport(result: BuildResult, paint: Painter): Promise<string> {
   const report = await import('../../check/report.js');
   if (result.failedAt === 'check') {
     let out = report.formatText(result.diagnostics, result.checkCounts, paint);
@@ -75,19 +76,10 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
     .option('--no-search-index', 'skip the search index')
     .option('--no-html-twins', 'write <path>/index.html only, without <path>.html beside it (hosts such as GitHub Pages, Netlify and Cloudflare Pages then redirect /path to /path/)')
     .action(async (flags: BuildFlags) => {
-      // React's development build is ten times slower; the workers force production too.
-      process.env.NODE_ENV = 'production';
-      let concurrency: number | undefined;
-      if (flags.concurrency !== undefined) {
-        concurrency = Number(flags.concurrency);
-        if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency expects a whole number of at least 1, got "${flags.concurrency}"`);
-      }
+      const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency, '--concurrency', 1);
       const { buildSite } = await import('../../build/index.js');
-      const { AssetsMissingError } = await import('../../build/files/assets.js');
       const paint = painter(colorEnabled(process.stderr, { json: flags.json }));
-      let result;
-      try {
-        result = await buildSite({
+      const result = await buildSite({
           dataDir: flags.dataDir,
           outDir: flags.out,
           reportsDir: flags.reports,
@@ -95,18 +87,8 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
           strict: flags.strict,
           searchIndex: flags.searchIndex,
           htmlTwins: flags.htmlTwins,
-          // Test-only: substitute the render API (e.g. one whose template throws) without touching the source.
-          renderModule: process.env.SITE_TEST_RENDER_MODULE || undefined,
           onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),
         });
-      } catch (err) {
-        if (err instanceof AssetsMissingError) {
-          stderr(`site build: ${err.message}`);
-          ctx.setExitCode(EXIT_USAGE);
-          return;
-        }
-        throw err;
-      }
       if (flags.json) {
         stdout(JSON.stringify({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
       } else {

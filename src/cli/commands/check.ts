@@ -6,7 +6,8 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter } from '../../core/paint.js';
-import { EXIT_OK, EXIT_PROBLEMS, UsageError, colorEnabled } from '../output.js';
+import { EXIT_OK, EXIT_PROBLEMS, colorEnabled } from '../output.js';
+import { UserError } from '../../core/errors.js';
 
 interface CheckOptions {
   dataDir: string;
@@ -35,7 +36,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
 
 async function runCheck(opts: CheckOptions): Promise<number> {
   if (!(await isDirectory(opts.dataDir))) {
-    throw new UsageError(`the data directory "${opts.dataDir}" does not exist (pass the catalogue folder with --data-dir)`);
+    throw new UserError(`the data directory "${opts.dataDir}" does not exist (pass the catalogue folder with --data-dir)`);
   }
   const [{ checkDataDir }, report] = await Promise.all([import('../../check/run.js'), import('../../check/report.js')]);
   // Lean, as the build loads it: the same findings in a fraction of the memory, and one cache entry for both

@@ -1,24 +1,17 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { EXIT_PROBLEMS, UsageError, stdout } from '../output.js';
+import { oneOf, wholeNumber } from '../flags.js';
+import { EXIT_PROBLEMS, stdout } from '../output.js';
 
 const DATA_DIR_HELP = 'where `site serve` stores inquiries';
 
 async function open(dataDir: string) {
-  const { openStore, StoreMissingError } = await import('../../serve/store.js');
-  try {
-    return openStore(dataDir, { readonly: true });
-  } catch (err) {
-    if (err instanceof StoreMissingError) throw new UsageError(err.message);
-    throw err;
-  }
+  const { openStore } = await import('../../serve/store.js');
+  return openStore(dataDir, { readonly: true });
 }
 
-function limitOf(value: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`--limit ${JSON.stringify(value)}: expected a whole number (0 for all)`);
-  return Number(value);
-}
+const limitOf = (value: string): number => wholeNumber(value, '--limit', 0);
 
 export function registerInquiries(program: Command, ctx: CommandContext): void {
   const inquiries = program.command('inquiries').description('list, show and export the inquiries `site serve` received');
@@ -73,12 +66,12 @@ export function registerInquiries(program: Command, ctx: CommandContext): void {
     .option('--data-dir <dir>', DATA_DIR_HELP, '.site-data')
     .option('--all', 'include inquiries flagged as spam')
     .action(async (flags: { format: string; out?: string; dataDir: string; all?: boolean }) => {
-      if (flags.format !== 'csv' && flags.format !== 'json') throw new UsageError(`--format ${JSON.stringify(flags.format)}: expected csv or json`);
+      const format = oneOf(flags.format, '--format', ['csv', 'json'] as const);
       const store = await open(flags.dataDir);
       try {
         const { toCsv, toJson } = await import('../../serve/export.js');
         const records = store.list({ order: 'asc', includeSpam: flags.all === true });
-        const text = flags.format === 'csv' ? toCsv(records) : toJson(records);
+        const text = format === 'csv' ? toCsv(records) : toJson(records);
         if (!flags.out) return void process.stdout.write(text);
         // Written beside and renamed: a reader never sees half an export.
         const tmp = `${flags.out}.tmp-${process.pid}`;

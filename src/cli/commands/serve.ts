@@ -1,7 +1,9 @@
 import { relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { EXIT_OK, UsageError, stderr } from '../output.js';
+import { UserError } from '../../core/errors.js';
+import { collect, wholeNumber } from '../flags.js';
+import { EXIT_OK, stderr } from '../output.js';
 
 interface ServeFlags {
   dir: string;
@@ -18,13 +20,6 @@ interface ServeFlags {
   notifyFrom?: string;
 }
 
-function integer(name: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${name} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`);
-  return n;
-}
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function registerServe(program: Command, ctx: CommandContext): void {
   program
@@ -43,16 +38,16 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .option('--notify-to <address>', 'who is e-mailed about each inquiry (default: $SITE_NOTIFY_TO)')
     .option('--notify-from <address>', 'sender of those e-mails (default: $SITE_NOTIFY_FROM or the recipient)')
     .action(async (flags: ServeFlags) => {
-      const { startServer, ServeConfigError } = await import('../../serve/server.js');
+      const { startServer } = await import('../../serve/server.js');
       const { parseCspOptions } = await import('../../serve/security.js');
       const portText = flags.port ?? process.env.PORT ?? '8080';
-      const port = integer(flags.port !== undefined ? '--port' : 'PORT', portText, 0, 65535);
+      const port = wholeNumber(portText, flags.port !== undefined ? '--port' : 'PORT', 0, 65535);
       const csp = parseCspOptions(flags.csp ?? []);
-      if (csp.errors.length > 0) throw new UsageError(csp.errors.join('\n'));
+      if (csp.errors.length > 0) throw new UserError(csp.errors.join('\n'));
       const dist = resolve(flags.dir);
       const data = resolve(flags.dataDir);
       if (!flags.apiOnly && (data === dist || data.startsWith(dist + sep))) {
-        throw new UsageError(`--data-dir ${flags.dataDir} is inside --dir ${flags.dir}: the inquiry store would be published; choose a folder outside it`);
+        throw new UserError(`--data-dir ${flags.dataDir} is inside --dir ${flags.dir}: the inquiry store would be published; choose a folder outside it`);
       }
       let running;
       try {
@@ -62,8 +57,8 @@ export function registerServe(program: Command, ctx: CommandContext): void {
           dataDir: flags.dataDir,
           host: flags.host,
           port,
-          rateLimit: integer('--rate-limit', flags.rateLimit, 0, 1_000_000),
-          bodyLimit: integer('--body-limit', flags.bodyLimit, 1024, 16 * 1024 * 1024),
+          rateLimit: wholeNumber(flags.rateLimit, '--rate-limit', 0, 1_000_000),
+          bodyLimit: wholeNumber(flags.bodyLimit, '--body-limit', 1024, 16 * 1024 * 1024),
           trustProxy: flags.trustProxy === true,
           cspExtra: csp.extra,
           smtpUrl: flags.smtpUrl ?? (process.env.SITE_SMTP_URL || undefined),
@@ -71,8 +66,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
           notifyFrom: flags.notifyFrom ?? (process.env.SITE_NOTIFY_FROM || undefined),
         });
       } catch (err) {
-        if (err instanceof ServeConfigError) throw new UsageError(err.message);
-        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use: pass another --port`);
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UserError(`port ${port} on ${flags.host} is in use: pass another --port`);
         throw err;
       }
       const what = flags.apiOnly ? 'the inquiry endpoint' : relative(process.cwd(), dist) || '.';

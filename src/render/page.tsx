@@ -2,7 +2,6 @@
  * renderRoute and friends: a route → view → head → screen template, inside
  * the Layout, as a whole HTML document. Pure functions of (model, route).
  */
-import { randomBytes } from 'node:crypto';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { RouteRecord } from '../core/schema.js';
@@ -13,8 +12,7 @@ import { Home } from '../templates/Home.js';
 import { KnowledgeList } from '../templates/KnowledgeList.js';
 import { Footer } from '../templates/Footer.js';
 import { Header } from '../templates/Header.js';
-import { type PieceRef, SlotContext, type SlotSink } from '../templates/slots.js';
-import { Layout, PageTop, SLOT } from '../templates/Layout.js';
+import { Layout, PageTop } from '../templates/Layout.js';
 import { NewsDetail } from '../templates/NewsDetail.js';
 import { NewsList } from '../templates/NewsList.js';
 import { ERROR_PAGE_DEFAULTS, ErrorFallback, ErrorPage, NotFound } from '../templates/NotFound.js';
@@ -77,7 +75,18 @@ export const TEMPLATE_OF: Record<View['screen'], string> = {
 };
 
 
-/** Rendered header (per current section, with PageTop) and footer, per model: they repeat on every page. */
+/**
+ * Header and footer are the same on thousands of pages: each is rendered
+ * once per site model and key (the header per main-navigation section, the
+ * footer once) and put where its placeholder stands in the page. Their HTML
+ * depends on nothing but the model and the key, so a cached one is the one
+ * React would render. Content cannot forge a placeholder: React escapes
+ * every `<` in text and attributes, and JSON-LD writes it as \u003c.
+ */
+const PLACEHOLDER = { header: '<template data-slot="header"></template>', footer: '<template data-slot="footer"></template>' } as const;
+const HEADER_PLACEHOLDER = <template data-slot="header"></template>;
+const FOOTER_PLACEHOLDER = <template data-slot="footer"></template>;
+
 const chromeCache = new WeakMap<SiteModel, Map<string, string>>();
 
 function chrome(model: SiteModel, key: string, render: () => string): string {
@@ -87,90 +96,6 @@ function chrome(model: SiteModel, key: string, render: () => string): string {
   // Flat: React's output is a rope of thousands of small chunks, and every page would walk it again.
   if (html === undefined) cache.set(key, (html = detached(render())));
   return html;
-}
-
-/** Attribute escaping exactly as React 19 writes it, so a filled slot equals a direct render. */
-const ATTR_ESCAPES: Record<string, string> = { '"': '&quot;', '&': '&amp;', "'": '&#x27;', '<': '&lt;', '>': '&gt;' };
-const NEEDS_ESCAPE = /["&'<>]/;
-export const escapeAttribute = (value: string): string => (NEEDS_ESCAPE.test(value) ? value.replace(/["&'<>]/g, (c) => ATTR_ESCAPES[c]) : value);
-
-/** A repeated piece's HTML split at its markers: `literals[k]`, then `values[slots[k]]`, …, then the last literal. */
-interface Template {
-  literals: string[];
-  slots: number[];
-}
-
-/** The templates of repeated pieces (slots.tsx), per model. */
-interface PieceCache {
-  /** Makes markers that content cannot spell. */
-  nonce: string;
-  templates: Map<string, Template>;
-}
-
-/**
- * Bounded: a 100,000-page catalogue must not keep every card of every
- * product here. The shipped catalogue needs about 2,300 (under 4 MB); past the
- * bound the cache starts again, and pieces are taken from pages anew.
- */
-const MAX_TEMPLATES = 5_000;
-const pieceCaches = new WeakMap<SiteModel, PieceCache>();
-
-function pieceCache(model: SiteModel): PieceCache {
-  let cache = pieceCaches.get(model);
-  if (!cache) pieceCaches.set(model, (cache = { nonce: randomBytes(9).toString('base64url'), templates: new Map() }));
-  return cache;
-}
-
-const markerOf = (nonce: string, j: number): string => `\u0000${nonce}:${j}\u0000`;
-const slotOf = (nonce: string, index: number, close = false): string => `\u0000${nonce}#${close ? '/' : ''}${index}\u0000`;
-
-/**
- * A template from a piece rendered in place with markers. The HTML is
- * copied once: a slice would keep the whole page it came from alive in the cache.
- */
-function parseTemplate(piece: string, nonce: string, values: number): Template {
-  const html = detached(piece);
-  const open = `\u0000${nonce}:`;
-  const literals: string[] = [];
-  const slots: number[] = [];
-  let cursor = 0;
-  for (let at = html.indexOf(open); at >= 0; at = html.indexOf(open, cursor)) {
-    const end = html.indexOf('\u0000', at + open.length);
-    const j = Number(html.slice(at + open.length, end));
-    if (end < 0 || !(j >= 0 && j < values)) throw new Error(`a repeated piece holds a marker it has no value for: ${JSON.stringify(html.slice(at, at + 40))}`);
-    literals.push(html.slice(cursor, at));
-    slots.push(j);
-    cursor = end + 1;
-  }
-  literals.push(html.slice(cursor));
-  return { literals, slots };
-}
-
-function fill(template: Template, values: readonly string[]): string {
-  const { literals, slots } = template;
-  if (slots.length === 0) return literals[0];
-  // A value may stand at several markers (the head prints its title three times): escaped once.
-  const escaped = values.map(escapeAttribute);
-  let html = literals[0];
-  for (let k = 0; k < slots.length; k++) html += escaped[slots[k]] + literals[k + 1];
-  return html;
-}
-
-/** A piece of <head> rendered in a <head> of its own, without that head's tags. */
-function renderAlone(piece: ReactNode): string {
-  const html = renderToStaticMarkup(<head>{piece}</head>);
-  if (!html.startsWith('<head>') || !html.endsWith('</head>')) throw new Error(`a piece of <head> rendered as ${JSON.stringify(html.slice(0, 40))}`);
-  return html.slice('<head>'.length, -'</head>'.length);
-}
-
-function sinkFor(cache: PieceCache): SlotSink {
-  if (cache.templates.size >= MAX_TEMPLATES) cache.templates.clear();
-  return {
-    pieces: [],
-    has: (key) => cache.templates.has(key),
-    marker: (j) => markerOf(cache.nonce, j),
-    slot: (index, close) => slotOf(cache.nonce, index, close),
-  };
 }
 
 /**
@@ -184,13 +109,8 @@ export interface DocumentParts {
   shared: boolean[];
 }
 
-/**
- * The React output with its slots filled, in one pass and without copying:
- * the repeated pieces in order (taking the template of each piece rendered
- * in place, rendering each new piece of <head> on its own), the header slot
- * where it stands among them, then the footer slot.
- */
-function assemble(model: SiteModel, section: string, page: string, pieces: readonly PieceRef[]): DocumentParts {
+/** The React output with the header and footer put in their placeholders, without copying the page. */
+function assemble(model: SiteModel, section: string, page: string): DocumentParts {
   const header = chrome(model, `header:${section}`, () =>
     renderToStaticMarkup(
       <>
@@ -201,49 +121,13 @@ function assemble(model: SiteModel, section: string, page: string, pieces: reado
   );
   const footer = chrome(model, 'footer', () => renderToStaticMarkup(<Footer model={model} />));
   // Slices, not String#replace: a `$'` in a category name must not be read as a replacement pattern.
-  const h = page.indexOf(SLOT.header);
-  const f = page.indexOf(SLOT.footer, h);
-  if (h < 0 || f < 0) throw new Error('layout lost its header or footer slot');
-  const parts: string[] = [];
-  const shared: boolean[] = [];
-  let cursor = 0;
-  const putHeader = (): void => {
-    parts.push(page.slice(cursor, h), header);
-    shared.push(false, true);
-    cursor = h + SLOT.header.length;
+  const h = page.indexOf(PLACEHOLDER.header);
+  const f = page.indexOf(PLACEHOLDER.footer, h);
+  if (h < 0 || f < 0) throw new Error('layout lost its header or footer placeholder');
+  return {
+    parts: [DOCTYPE + page.slice(0, h), header, page.slice(h + PLACEHOLDER.header.length, f), footer, page.slice(f + PLACEHOLDER.footer.length)],
+    shared: [false, true, false, true, false],
   };
-  const cache = pieceCache(model);
-  for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i];
-    const slot = slotOf(cache.nonce, i);
-    const name = (): string => piece.key.split('\n', 1)[0];
-    const at = page.indexOf(slot, cursor);
-    if (at < 0 || at > f) throw new Error(`slot ${i} (${name()}) missing from the rendered page`);
-    if (cursor <= h && at > h) putHeader();
-    parts.push(page.slice(cursor, at));
-    shared.push(false);
-    cursor = at + slot.length;
-    let template = cache.templates.get(piece.key);
-    if (piece.alone) {
-      template = parseTemplate(renderAlone(piece.alone()), cache.nonce, piece.values.length);
-      cache.templates.set(piece.key, template);
-    } else if (piece.inline) {
-      const close = slotOf(cache.nonce, i, true);
-      const end = page.indexOf(close, cursor);
-      if (end < 0 || end > f) throw new Error(`slot ${i} (${name()}) is not closed`);
-      template = parseTemplate(page.slice(cursor, end), cache.nonce, piece.values.length);
-      cache.templates.set(piece.key, template);
-      cursor = end + close.length;
-    }
-    if (template === undefined) throw new Error(`no template for the repeated piece ${name()}`);
-    parts.push(fill(template, piece.values));
-    shared.push(false);
-  }
-  if (cursor <= h) putHeader();
-  parts.push(page.slice(cursor, f), footer, page.slice(f + SLOT.footer.length));
-  shared.push(false, true, false);
-  parts[0] = DOCTYPE + parts[0];
-  return { parts, shared };
 }
 
 function Screen(props: { model: SiteModel; route: RouteRecord; view: View; head: HeadData; crumbs: Crumb[] }) {
@@ -291,33 +175,22 @@ const factsOf = (model: SiteModel, route: RouteRecord, head: HeadData): RouteFac
  */
 let lastFacts: { model: SiteModel; route: RouteRecord; facts: RouteFacts } | undefined;
 
-function renderDocument(model: SiteModel, route: RouteRecord, sink: SlotSink | null): DocumentParts {
+function renderDocument(model: SiteModel, route: RouteRecord): DocumentParts {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
   lastFacts = { model, route, facts: factsOf(model, route, head) };
   const page = renderToStaticMarkup(
-    <SlotContext.Provider value={sink}>
-      <Layout model={model} head={head} screen={route.screen}>
-        <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
-      </Layout>
-    </SlotContext.Provider>,
+    <Layout model={model} head={head} screen={route.screen} header={HEADER_PLACEHOLDER} footer={FOOTER_PLACEHOLDER}>
+      <Screen model={model} route={route} view={view} head={head} crumbs={crumbs} />
+    </Layout>,
   );
-  return assemble(model, SECTION[view.screen], page, sink?.pieces ?? []);
+  return assemble(model, SECTION[view.screen], page);
 }
 
 /** The whole HTML document of a route, in pieces (see DocumentParts). Throws (with the route's path) when the route cannot be bound. */
 export function renderRouteParts(model: SiteModel, route: RouteRecord): DocumentParts {
-  return renderDocument(model, route, sinkFor(pieceCache(model)));
-}
-
-/**
- * renderRoute with every repeated piece rendered in place by React, no
- * template reused: what renderRoute must equal byte for byte (the tests
- * compare the two).
- */
-export function renderRouteInPlace(model: SiteModel, route: RouteRecord): string {
-  return renderDocument(model, route, null).parts.join('');
+  return renderDocument(model, route);
 }
 
 /** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */
@@ -335,11 +208,11 @@ export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
 /** An error page: the site's layout around it, no route of its own. */
 function renderErrorDocument(model: SiteModel, head: HeadData, screen: string, body: ReactNode): string {
   const page = renderToStaticMarkup(
-    <Layout model={model} head={head} screen={screen}>
+    <Layout model={model} head={head} screen={screen} header={HEADER_PLACEHOLDER} footer={FOOTER_PLACEHOLDER}>
       {body}
     </Layout>,
   );
-  return assemble(model, '', page, []).parts.join('');
+  return assemble(model, '', page).parts.join('');
 }
 
 /** dist/404.html. */

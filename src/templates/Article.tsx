@@ -9,31 +9,24 @@ import { RelatedProducts } from './Cards.js';
 import { InquireSecond } from './InquireSecond.js';
 import type { ScreenProps } from './props.js';
 import { Share } from './Share.js';
-import { Repeated } from './slots.js';
 
-/** Category, headline, byline and dates: one template for articles with an update date, one for those without. */
+/** Category, headline, byline and dates (the update date when it differs from the publication date). */
 function ArticleHeader({ article }: { article: ArticleData }) {
   const updated = article.updated && article.updated !== article.date ? article.updated : '';
   return (
-    <Repeated
-      cacheKey={`article-header\n${updated ? 1 : 0}`}
-      values={[article.category, article.headline, article.author, article.date, formatDate(article.date), updated, updated ? formatDate(updated) : '']}
-      render={([category, headline, author, date, dateText, updatedDate, updatedText]) => (
-        <header className="article-header">
-          <p className="eyebrow">{category}</p>
-          <h1>{headline}</h1>
-          <p className="article-meta">
-            By {author} · Published <time dateTime={date}>{dateText}</time>
-            {updated ? (
-              <>
-                {' '}
-                · Updated <time dateTime={updatedDate}>{updatedText}</time>
-              </>
-            ) : null}
-          </p>
-        </header>
-      )}
-    />
+    <header className="article-header">
+      <p className="eyebrow">{article.category}</p>
+      <h1>{article.headline}</h1>
+      <p className="article-meta">
+        By {article.author} · Published <time dateTime={article.date}>{formatDate(article.date)}</time>
+        {updated ? (
+          <>
+            {' '}
+            · Updated <time dateTime={updated}>{formatDate(updated)}</time>
+          </>
+        ) : null}
+      </p>
+    </header>
   );
 }
 

@@ -10,7 +10,6 @@ import { productImage } from '../model/head.js';
 import { type SiteModel, articleHref, newsHref, productHref, responsive } from '../model/model.js';
 import { IMAGE_SIZES } from './image-sizes.js';
 import { formatDate, safeHref } from '../model/text.js';
-import { Repeated, identityOf } from './slots.js';
 
 type Level = 2 | 3;
 const title = (level: Level, text: string) => (level === 2 ? <h2 className="card-title">{text}</h2> : <h3 className="card-title">{text}</h3>);
@@ -32,7 +31,7 @@ function ProductCardMarkup({ model, product, level, eager }: { model: SiteModel;
 /** Cards above the fold load eagerly (they may be the largest paint); the rest lazily. */
 export function ProductCard({ model, product, level = 3, eager = false }: { model: SiteModel; product: Product; level?: Level; eager?: boolean }) {
   if (eager) return <ProductCardMarkup model={model} product={product} level={level} eager />;
-  return <Repeated cacheKey={`product-card\n${identityOf(product)}\n${level}`} render={() => <ProductCardMarkup model={model} product={product} level={level} eager={false} />} />;
+  return <ProductCardMarkup model={model} product={product} level={level} eager={false} />;
 }
 
 function ArticleCardMarkup({ model, article, level }: { model: SiteModel; article: Article; level: Level }) {
@@ -50,7 +49,7 @@ function ArticleCardMarkup({ model, article, level }: { model: SiteModel; articl
 }
 
 export function ArticleCard({ model, article, level = 3 }: { model: SiteModel; article: Article; level?: Level }) {
-  return <Repeated cacheKey={`article-card\n${identityOf(article)}\n${level}`} render={() => <ArticleCardMarkup model={model} article={article} level={level} />} />;
+  return <ArticleCardMarkup model={model} article={article} level={level} />;
 }
 
 function NewsCardMarkup({ model, item, level }: { model: SiteModel; item: NewsItem; level: Level }) {
@@ -70,25 +69,17 @@ function NewsCardMarkup({ model, item, level }: { model: SiteModel; item: NewsIt
 }
 
 export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: NewsItem; level?: Level }) {
-  return <Repeated cacheKey={`news-card\n${identityOf(item)}\n${level}`} render={() => <NewsCardMarkup model={model} item={item} level={level} />} />;
+  return <NewsCardMarkup model={model} item={item} level={level} />;
 }
 
-/**
- * A related section: the same markup wherever the same entities are related,
- * so it is rendered once per set (see Repeated).
- */
+/** A section of related items: a heading and their cards. */
 function RelatedSection<T extends { id: string }>({ kind, title, items, card }: { kind: string; title: string; items: readonly T[]; card: (item: T) => ReactNode }) {
   if (items.length === 0) return null;
   return (
-    <Repeated
-      cacheKey={`related-${kind}\n${title}\n${items.map(identityOf).join(' ')}`}
-      render={() => (
-        <section aria-labelledby={`related-${kind}-heading`}>
-          <h2 id={`related-${kind}-heading`}>{title}</h2>
-          <ul className="card-grid">{items.map(card)}</ul>
-        </section>
-      )}
-    />
+    <section aria-labelledby={`related-${kind}-heading`}>
+      <h2 id={`related-${kind}-heading`}>{title}</h2>
+      <ul className="card-grid">{items.map(card)}</ul>
+    </section>
   );
 }
 

@@ -8,7 +8,6 @@ import type { HeadData } from '../model/head.js';
 import type { AssetRefs } from '../model/model.js';
 import { siteUrl } from '../model/text.js';
 import { jsonLdScript } from './JsonLd.js';
-import { RepeatedHead } from './slots.js';
 
 const enc = encodeURIComponent;
 
@@ -38,7 +37,7 @@ interface HeadProps {
   search?: boolean;
 }
 
-/** Which optional fields a head has: with the model, this names its template. */
+/** Which optional fields a head has. */
 interface HeadShape {
   keywords: boolean;
   noindex: boolean;
@@ -53,26 +52,13 @@ interface HeadShape {
   search: boolean;
 }
 
-const SHAPE_FIELDS = ['keywords', 'noindex', 'canonical', 'prev', 'next', 'image', 'width', 'height', 'published', 'modified', 'search'] as const;
-// Every field of the shape names the template: the compiler fails here when one is missing from the key.
-const shapeFieldsComplete: [Exclude<keyof HeadShape, (typeof SHAPE_FIELDS)[number]>] extends [never] ? true : never = true;
-void shapeFieldsComplete;
-
-function shapeKey(shape: HeadShape): string {
-  let key = 'head\n';
-  for (const field of SHAPE_FIELDS) key += shape[field] ? '1' : '0';
-  return key;
-}
-
-/** What a head prints, in this order: the values of its template. */
-const VALUES = ['title', 'description', 'keywords', 'canonical', 'prev', 'next', 'ogType', 'image', 'width', 'height', 'alt', 'published', 'modified'] as const;
-type HeadValues = Record<(typeof VALUES)[number], string>;
+/** The strings a head prints. */
+type HeadValues = Record<'title' | 'description' | 'keywords' | 'canonical' | 'prev' | 'next' | 'ogType' | 'image' | 'width' | 'height' | 'alt' | 'published' | 'modified', string>;
 
 /**
  * Everything of the head but charset, viewport, third-party scripts and
  * JSON-LD: what React hoists (title, meta, link) in document order, then the
- * page's own module scripts. The shape decides what is there; values are
- * only printed.
+ * page's own module scripts. The shape decides what is there.
  */
 function HeadFields({ site, assets, shape, v }: { site: SiteConfig; assets: AssetRefs; shape: HeadShape; v: HeadValues }) {
   return (
@@ -108,9 +94,6 @@ function HeadFields({ site, assets, shape, v }: { site: SiteConfig; assets: Asse
   );
 }
 
-/** A value may open a URL attribute of a template only when React keeps it as it is: an http(s) URL here. */
-const keptByReact = (url: string | undefined): boolean => url === undefined || url === '' || /^https?:\/\//i.test(url);
-
 export function Head({ head, site, assets, search = false }: HeadProps) {
   const shared = head.shareImage;
   const image = shared ? siteUrl(site.origin, shared.url) : undefined;
@@ -142,19 +125,11 @@ export function Head({ head, site, assets, search = false }: HeadProps) {
     published: head.published ?? '',
     modified: head.modified ?? '',
   };
-  const fields = (list: readonly string[]) => (
-    <HeadFields site={site} assets={assets} shape={shape} v={Object.fromEntries(VALUES.map((name, i) => [name, list[i]])) as HeadValues} />
-  );
   return (
     <head>
       <meta charSet="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
-      {/* The same on every page of one shape but for its values: every title, meta and link of the head, first in place (see RepeatedHead). */}
-      {keptByReact(head.canonical) && keptByReact(head.prev) && keptByReact(head.next) ? (
-        <RepeatedHead cacheKey={shapeKey(shape)} values={VALUES.map((name) => values[name])} render={fields} />
-      ) : (
-        <HeadFields site={site} assets={assets} shape={shape} v={values} />
-      )}
+      <HeadFields site={site} assets={assets} shape={shape} v={values} />
       {thirdPartyScripts(site.thirdParty).map((s) => (
         <script key={s.key} src={s.src} async {...s.data}></script>
       ))}

@@ -4,7 +4,6 @@
  */
 import type { InquiryType } from '../core/inquiry-types.js';
 import { InquiryFormMarkup } from './InquiryFields.js';
-import { Repeated } from './slots.js';
 
 export interface InquireProps {
   action: string;
@@ -22,18 +21,11 @@ export function Inquire({ action, page, product, type, heading = 'Send us an inq
     (product
       ? `Ask for a quote, a custom specification, a free sample, private labelling or bulk and wholesale supply of ${product}. We answer within one working day.`
       : 'Ask for a quote, a custom specification, a free sample, private labelling or bulk and wholesale supply. We answer within one working day.');
-  // Repeated on every product page: heading, intro, page and product are its values.
   return (
-    <Repeated
-      cacheKey={`inquire\n${formId}\n${action}\n${type ?? ''}`}
-      values={[heading, text, page, product ?? '']}
-      render={([heading, text, page, product]) => (
-        <section className="inquire" aria-labelledby={`${formId}-heading`}>
-          <h2 id={`${formId}-heading`}>{heading}</h2>
-          <p className="inquire-intro">{text}</p>
-          <InquiryFormMarkup formId={formId} action={action} page={page} product={product} type={type} />
-        </section>
-      )}
-    />
+    <section className="inquire" aria-labelledby={`${formId}-heading`}>
+      <h2 id={`${formId}-heading`}>{heading}</h2>
+      <p className="inquire-intro">{text}</p>
+      <InquiryFormMarkup formId={formId} action={action} page={page} product={product ?? ''} type={type} />
+    </section>
   );
 }

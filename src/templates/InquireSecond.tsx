@@ -4,31 +4,23 @@
  */
 import type { InquiryType } from '../core/inquiry-types.js';
 import { InquiryFormMarkup } from './InquiryFields.js';
-import { Repeated } from './slots.js';
 
 export function InquireSecond({ action, page, product, type = 'bulk-wholesale' }: { action: string; page: string; product?: string; type?: InquiryType }) {
-  // The same on every list, article and news page but for the page and the product.
   return (
-    <Repeated
-      cacheKey={`inquire-second\n${action}\n${type}`}
-      values={[page, product ?? '']}
-      render={([page, product]) => (
-        <section className="inquire-second" aria-labelledby="inquire-second-heading">
-          <div className="inquire-second-text">
-            <h2 id="inquire-second-heading">Need a bulk quote or a free sample?</h2>
-            <p>Lab-tested purity from our GMP factory, delivered in 1-2 working days. Tell us what you need and we reply within one working day.</p>
-          </div>
-          <InquiryFormMarkup
-            formId="inquire-second"
-            action={action}
-            page={page}
-            product={product}
-            type={type}
-            submitLabel="Request quote"
-            className="inquire-second-form"
-          />
-        </section>
-      )}
-    />
+    <section className="inquire-second" aria-labelledby="inquire-second-heading">
+      <div className="inquire-second-text">
+        <h2 id="inquire-second-heading">Need a bulk quote or a free sample?</h2>
+        <p>Lab-tested purity from our GMP factory, delivered in 1-2 working days. Tell us what you need and we reply within one working day.</p>
+      </div>
+      <InquiryFormMarkup
+        formId="inquire-second"
+        action={action}
+        page={page}
+        product={product ?? ''}
+        type={type}
+        submitLabel="Request quote"
+        className="inquire-second-form"
+      />
+    </section>
   );
 }

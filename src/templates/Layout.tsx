@@ -8,17 +8,8 @@ import type { SiteModel } from '../model/model.js';
 import { Head } from './Head.js';
 
 /**
- * Header and footer are the same on thousands of pages, so the render stage
- * renders them (the header with PageTop) once per site model and puts them
- * where these empty <template> slots stand. Content cannot forge a slot: React escapes every
- * `<` in text and attributes, and JSON-LD writes it as \u003c.
- */
-export const SLOT = { header: '<template data-slot="header"></template>', footer: '<template data-slot="footer"></template>' } as const;
-const Slot = ({ name }: { name: keyof typeof SLOT }) => <template data-slot={name}></template>;
-
-/**
  * What every page shows before the header: skip link, the loading bar and
- * the offline notice. Rendered with the header, once per model, in the header's slot.
+ * the offline notice. The render stage puts it with the header.
  */
 export function PageTop() {
   return (
@@ -39,19 +30,22 @@ export interface LayoutProps {
   head: HeadData;
   /** `data-screen` of <body>: the route's screen kind, `not-found` on the 404 page. */
   screen: string;
+  /** The header (with PageTop) and the footer: the render stage gives them (see render/page.tsx). */
+  header: ReactNode;
+  footer: ReactNode;
   children: ReactNode;
 }
 
-export function Layout({ model, head, screen, children }: LayoutProps) {
+export function Layout({ model, head, screen, header, footer, children }: LayoutProps) {
   return (
     <html lang={model.site.language} data-online="true">
       <Head head={head} site={model.site} assets={model.assets} search={screen === 'search'} />
       <body data-screen={screen}>
-        <Slot name="header" />
+        {header}
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <Slot name="footer" />
+        {footer}
       </body>
     </html>
   );

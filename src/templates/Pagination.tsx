@@ -3,7 +3,6 @@
  * follow prev/next), with a window of page numbers around the current one.
  */
 import { listPageIndex, type ListPageRef } from '../model/model.js';
-import { Repeated, identityOf } from './slots.js';
 
 /**
  * Every fifth page is always linked, so that on a long list (the knowledge
@@ -116,16 +115,11 @@ function item(n: number, i: number, current: number, byNumber: ReadonlyMap<numbe
   );
 }
 
-/**
- * A run of page links and the gaps between them, outside the window around
- * the current page: the same on every page of the list that shows it (on the
- * knowledge library, most of 70 items).
- */
-function Run({ pages, run, extra, byNumber }: { pages: readonly ListPageRef[]; run: readonly number[]; extra: readonly boolean[]; byNumber: ReadonlyMap<number, string> }) {
+/** A run of page links and the gaps between them, outside the window around the current page. */
+function Run({ run, extra, byNumber }: { run: readonly number[]; extra: readonly boolean[]; byNumber: ReadonlyMap<number, string> }) {
   if (run.length === 0) return null;
-  const mask = extra.map((e) => (e ? 1 : 0)).join('');
   // Milestones are smaller than the window's links: a list of 72 pages took three rows on a desktop and five on a phone.
-  return <Repeated cacheKey={`page-run\n${identityOf(pages)}\n${run.join(' ')}\n${mask}`} render={() => run.map((n, i) => item(n, i, 0, byNumber, true, extra[i]))} />;
+  return <>{run.map((n, i) => item(n, i, 0, byNumber, true, extra[i]))}</>;
 }
 
 export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; current: number }) {
@@ -150,9 +144,9 @@ export function Pagination({ pages, current }: { pages: readonly ListPageRef[]; 
         </a>
       ) : null}
       <ol>
-        <Run pages={pages} run={shown.slice(0, from)} extra={extra.slice(0, from)} byNumber={byNumber} />
+        <Run run={shown.slice(0, from)} extra={extra.slice(0, from)} byNumber={byNumber} />
         {shown.slice(from, to + 1).map((n, i) => item(n, from + i, current, byNumber, false, extra[from + i]))}
-        <Run pages={pages} run={shown.slice(to + 1)} extra={extra.slice(to + 1)} byNumber={byNumber} />
+        <Run run={shown.slice(to + 1)} extra={extra.slice(to + 1)} byNumber={byNumber} />
       </ol>
       {next ? (
         <a href={next} rel="next" className="page-step">

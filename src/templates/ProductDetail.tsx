@@ -15,7 +15,6 @@ import { Gallery } from './Gallery.js';
 import { Inquire } from './Inquire.js';
 import type { ScreenProps } from './props.js';
 import { Share } from './Share.js';
-import { Repeated } from './slots.js';
 
 const CTAS: InquiryType[] = ['quote', 'custom-quote', 'free-sample', 'private-label', 'bulk-wholesale'];
 
@@ -116,12 +115,8 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
           <Gallery model={model} images={gallery} />
           <div className="product-summary">
             <p className="lead">{product.summary}</p>
-            <Repeated
-              cacheKey={`attributes\n${rows.map(([label]) => label).join('\n')}`}
-              values={rows.map(([, value]) => value)}
-              render={(values) => <AttributesTable rows={rows.map(([label], i) => [label, values[i]])} />}
-            />
-            <Repeated cacheKey={`calls-to-action\n${product.freeSample ? 1 : 0}`} render={() => <CallsToAction freeSample={product.freeSample} />} />
+            <AttributesTable rows={rows} />
+            <CallsToAction freeSample={product.freeSample} />
             {/* Shown by the browser code (inquiry-list.ts): collect products to ask about in one message. */}
             <p className="inquiry-list-add" hidden>
               <button type="button" className="button" data-inquiry-list-add="" data-name={product.name} data-url={route.path} aria-pressed="false">
@@ -163,7 +158,7 @@ export function ProductDetail({ model, route, view, head, crumbs }: ScreenProps<
       <Inquire action={model.site.inquiryEndpoint} page={route.path} product={product.name} type="quote" heading={`Inquire about ${product.name}`} />
       <RelatedProducts model={model} products={related} />
       <RelatedArticles model={model} articles={articles} />
-      <Repeated cacheKey={`quick-inquiry\n${product.freeSample ? 1 : 0}`} render={() => <QuickInquiry freeSample={product.freeSample} />} />
+      <QuickInquiry freeSample={product.freeSample} />
     </div>
   );
 }

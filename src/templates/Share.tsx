@@ -1,5 +1,4 @@
 /** Share links as plain URLs: no third-party scripts, works without JavaScript. */
-import { Repeated } from './slots.js';
 
 /** The links, from the page URL and title already URL-encoded. */
 function encodedShareLinks(u: string, t: string): Array<{ network: string; label: string; href: string }> {
@@ -57,10 +56,6 @@ function ShareMarkup({ url, u, t, print }: { url: string; u: string; t: string; 
 /** The same on every article, news and product page but for the page's URL and title; `print` adds the print button. */
 export function Share({ url, title, print = false }: { url: string; title: string; print?: boolean }) {
   return (
-    <Repeated
-      cacheKey={print ? 'share\nprint' : 'share'}
-      values={[url, encodeURIComponent(url), encodeURIComponent(title)]}
-      render={([url, u, t]) => <ShareMarkup url={url} u={u} t={t} print={print} />}
-    />
+    <ShareMarkup url={url} u={encodeURIComponent(url)} t={encodeURIComponent(title)} print={print} />
   );
 }

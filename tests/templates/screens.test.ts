@@ -75,7 +75,7 @@ describe('header and footer rendered once per model', () => {
   });
 });
 
-describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled in from the per-model cache', () => {
+describe('pages rendered one after another from one site model', () => {
   // Text and attribute values that need escaping, replacement patterns, NUL (what the markers are made of) and a marker lookalike.
   const NASTY = `Q"&'<x> $' $& \u2028 \u0000 \u00000\u0000 %00`;
   const nastyCatalogue = (thirdParty?: Record<string, string>) => {
@@ -88,36 +88,48 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     return catalogue;
   };
 
-  // Third-party scripts are async: React hoists them into <head> around the head's own repeated piece.
+  // Third-party scripts are async: React hoists them into <head>.
   const THIRD_PARTY = { analyticsId: 'G-AB"<x>&1', tagManagerId: 'GTM-1', chatWidgetId: 'a/b', errorReportingDsn: 'https://abc123@o1.ingest.sentry.io/42' };
   test.each([
     ['', undefined],
     [' with third-party scripts', THIRD_PARTY],
-  ])('every page equals the page with every piece rendered in place, byte for byte, on first sight and from the cache%s', async (_, thirdParty) => {
-    const { renderRouteInPlace } = await import('../../src/render/page.js');
+  ])('every page is the same whichever pages were rendered before it (the cached header and footer are what React renders)%s', async (_, thirdParty) => {
+    const { renderRouteParts } = await import('../../src/render/page.js');
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { createElement, Fragment } = await import('react');
+    const { Header } = await import('../../src/templates/Header.js');
+    const { Footer } = await import('../../src/templates/Footer.js');
+    const { PageTop } = await import('../../src/templates/Layout.js');
     const catalogue = nastyCatalogue(thirdParty);
     if (thirdParty) catalogue.pages[0] = { ...catalogue.pages[0], featuredProducts: catalogue.products.map((p) => p.id) };
-    const model = createSiteModel(catalogue, ASSETS);
-    const expected = catalogue.routes.map((route) => renderRouteInPlace(model, route));
-    // Forwards (each piece captured where first seen), then backwards (most pieces from the cache).
-    for (const order of [catalogue.routes.map((_, i) => i), catalogue.routes.map((_, i) => catalogue.routes.length - 1 - i)]) {
-      for (const i of order) {
-        const html = renderRoute(model, catalogue.routes[i]);
-        expect(html, catalogue.routes[i].path).toBe(expected[i]);
-        expect(html).not.toContain('data-slot');
-      }
+    // Forwards and backwards, each with a model of its own (an empty cache): the same bytes.
+    const forwards = createSiteModel(catalogue, ASSETS);
+    const expected = catalogue.routes.map((route) => renderRoute(forwards, route));
+    const backwards = createSiteModel(catalogue, ASSETS);
+    for (let i = catalogue.routes.length - 1; i >= 0; i--) {
+      const html = renderRoute(backwards, catalogue.routes[i]);
+      expect(html, catalogue.routes[i].path).toBe(expected[i]);
+      expect(html).not.toContain('data-slot');
     }
-    // The values really are this page's own: escaped as React escapes them, on the page that owns them.
-    const product = renderRoute(model, catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!);
+    // The shared pieces are the header and footer as React renders them on their own.
+    const footer = renderToStaticMarkup(createElement(Footer, { model: backwards }));
+    for (const route of catalogue.routes) {
+      const { parts, shared } = renderRouteParts(backwards, route);
+      const [header, foot] = parts.filter((_, i) => shared[i]);
+      expect(foot, route.path).toBe(footer);
+      expect(header, route.path).toMatch(/^<a class="skip-link"/);
+    }
+    const home = renderRouteParts(backwards, catalogue.routes.find((r) => r.path === '/')!);
+    expect(home.parts[1]).toBe(renderToStaticMarkup(createElement(Fragment, null, createElement(PageTop), createElement(Header, { model: backwards, section: 'home' }))));
+    // Each page prints its own values, escaped as React escapes them.
+    const product = renderRoute(backwards, catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!);
     expect(product).toContain('name="product" value="Bulk Quercetin"');
     expect(product).toContain('name="page" value="/monomer/bulk-quercetin"');
     expect(product).toContain('data-url="https://www.example.com/monomer/bulk-quercetin"');
     expect(product).toContain(`<td>Spec Q&quot;&amp;&#x27;&lt;x&gt; $&#x27; $&amp; \u2028`);
   });
 
-  test('bodies of one outline share a template, each printing its own strings in place, every kind of block', async () => {
-    const { renderRouteInPlace } = await import('../../src/render/page.js');
-    const { outlineBlocks } = await import('../../src/templates/Blocks.js');
+  test('bodies print every kind of block with their own strings', async () => {
     const body = (tag: string): Block[] => [
       { type: 'heading', level: 2, text: `Heading ${tag}` },
       { type: 'heading', level: 3, text: `Sub ${tag}` },
@@ -133,18 +145,16 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     const catalogue = fixtureCatalogue();
     catalogue.articles[0] = { ...catalogue.articles[0], body: body(NASTY) };
     catalogue.articles[1] = { ...catalogue.articles[1], body: body('second') };
-    expect(outlineBlocks(catalogue.articles[0].body).outline).toBe(outlineBlocks(catalogue.articles[1].body).outline);
     const model = createSiteModel(catalogue, ASSETS);
     const [first, second] = catalogue.articles.slice(0, 2).map((a) => catalogue.routes.find((r) => r.nodeid === a.id)!);
-    for (const route of [first, second, first, second]) expect(renderRoute(model, route), route.path).toBe(renderRouteInPlace(model, route));
+    expect(renderRoute(model, first)).toContain('<h3>Sub Q&quot;&amp;&#x27;&lt;x&gt; $&#x27; $&amp;');
     const html = renderRoute(model, second);
     expect(html).toContain('<a href="https://example.org/second?a=1&amp;b=2" rel="noopener">out second</a>bad second</p>');
     expect(html).toContain('<table><caption>Caption second</caption><thead><tr><th scope="col">Item</th><th scope="col">Value second</th></tr></thead>');
     expect(html).toContain('<figure class="quote"><blockquote><p>Bare second</p></blockquote></figure>');
   });
 
-  test('long lists: the runs of page links outside the window are shared, every page still equals its in-place render', async () => {
-    const { renderRouteInPlace } = await import('../../src/render/page.js');
+  test('long lists: the runs of page links outside the window, the same whichever page was rendered before', async () => {
     const catalogue = fixtureCatalogue();
     const [a1] = catalogue.articles;
     for (let i = 0; i < 60; i++) catalogue.articles.push({ ...a1, id: `extra-${i}`, slug: `extra-${i}`, headline: `Extra ${i}`, date: `2022-01-${String((i % 28) + 1).padStart(2, '0')}` });
@@ -153,7 +163,9 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     const model = createSiteModel(catalogue, ASSETS);
     const lists = catalogue.routes.filter((r) => r.screen === 'knowledge');
     expect(lists.length).toBe(31);
-    for (const route of [...lists, ...[...lists].reverse()]) expect(renderRoute(model, route), route.path).toBe(renderRouteInPlace(model, route));
+    const expected = lists.map((route) => renderRoute(model, route));
+    const again = createSiteModel(catalogue, ASSETS);
+    [...lists].reverse().forEach((route, i) => expect(renderRoute(again, route), route.path).toBe(expected[lists.length - 1 - i]));
     const page17 = renderRoute(model, lists.find((r) => r.page === 17)!);
     expect(page17).toContain('<li><a href="/knowledge/page-15" aria-label="Page 15">15</a></li><li><a href="/knowledge/page-16" aria-label="Page 16">16</a></li><li><span aria-current="page">17</span></li>');
   });
@@ -162,8 +174,6 @@ describe('repeated pieces (cards, Share, inquiry sections, breadcrumbs) filled i
     const { renderToStaticMarkup } = await import('react-dom/server');
     const { createElement } = await import('react');
     const { InquiryFormMarkup } = await import('../../src/templates/InquiryFields.js');
-    const { escapeAttribute } = await import('../../src/render/page.js');
-    expect(escapeAttribute(`a"b&c'd<e>f`)).toBe(renderToStaticMarkup(createElement('i', { title: `a"b&c'd<e>f` })).slice(10, -6));
     const catalogue = fixtureCatalogue({ productName: NASTY });
     const model = createSiteModel(catalogue, ASSETS);
     for (const path of ['/monomer/bulk-quercetin', '/monomer/bulk-curcumin']) {

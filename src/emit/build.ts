@@ -24,7 +24,7 @@ import { batchSizeFor, createRenderPool, defaultConcurrency, type RenderPool } f
 import { errorPageOfSource, type ErrorPageFile } from '../core/error-pages.js';
 import type { ArtworkResult, BodySource, ErrorPagesResult, PageFacts, PrepareResult, RenderFailure, RouteJob, RoutesResult } from '../render/protocol.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './assets.js';
-import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './atomic.js';
+import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './atomic.js';
 import { findBroken, mergeTally, type BrokenLink, type LinkTally } from './links.js';
 import { planTwins, safeOutputFile, twinFileOf, UnsafePathError } from './paths.js';
 import { writeSearchIndexCached } from './search-cache.js';
@@ -217,7 +217,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return { ...outcome, errors: counts.error, warnings: counts.warning, seconds: clock.seconds(), outDir, timings: clock.timings };
   };
 
-  // The bundle is checked first: without it nothing can be built, and the fix is one command.
+  // Before anything else: an earlier build killed during its swap may have left no output (atomic.ts).
+  await recoverOutput(outDir);
+  // The bundle is checked next: without it nothing can be built, and the fix is one command.
   const clientDir = options.clientDir ?? defaultClientDir();
   const assets = readAssetRefs(clientDir);
 
@@ -256,7 +258,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     pool ??= createRenderPool(config, plan.length >= PARALLEL_MIN_ROUTES ? defaultConcurrency() : 1);
     const threads = pool;
-    removeInBackground(await staleSiblings(outDir));
     preparing = prepareTempDir(outDir);
     const { recycled } = await preparing;
     const stamps = recycled && cacheDir !== undefined ? takeStamps(cacheDir, tmp) : new Map<string, string>();

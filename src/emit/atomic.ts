@@ -153,15 +153,17 @@ export function removeUnwritten(tmp: string, inventory: Inventory, written: Read
     for (let dir = path.posix.dirname(file); dir !== '.' && !kept.has(dir); dir = path.posix.dirname(dir)) kept.add(dir);
   }
   let removed = 0;
+  // A name may have changed kind since the inventory (see clear-way.ts): a file now a folder of written files
+  // is kept, and so is a folder now a written file.
   for (const file of inventory.files) {
     const dir = path.posix.dirname(file);
-    if (written.has(file) || (dir !== '.' && !kept.has(dir))) continue;
+    if (written.has(file) || kept.has(file) || (dir !== '.' && !kept.has(dir))) continue;
     unlinkSync(path.join(tmp, file));
     removed++;
   }
   // Shallowest first: removing a folder removes what is under it, which is then skipped.
   for (const dir of [...inventory.dirs].sort()) {
-    if (kept.has(dir) || !existsSync(path.join(tmp, dir))) continue;
+    if (kept.has(dir) || written.has(dir) || !existsSync(path.join(tmp, dir))) continue;
     rmSync(path.join(tmp, dir), { recursive: true, force: true });
     removed++;
   }

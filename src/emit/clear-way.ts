@@ -10,7 +10,7 @@
  * Writers call it only when a write or a mkdir failed, and try once more if
  * it removed anything: the common case costs nothing.
  */
-import { lstatSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -30,7 +30,8 @@ export function clearWay(root: string, rel: string, want: 'file' | 'folder'): bo
     if (found === undefined) break;
     const folder = i < segments.length || want === 'folder';
     if (folder && !found.isDirectory()) {
-      unlinkSync(at);
+      // Gone already: another thread cleared it first.
+      rmSync(at, { force: true });
       return true;
     }
     if (!folder && found.isDirectory()) {

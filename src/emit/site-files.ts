@@ -61,8 +61,9 @@ async function makeFolder(outDir: string, dir: string): Promise<void> {
   const full = path.join(outDir, ...dir.split('/'));
   try {
     await mkdir(full, { recursive: true });
-  } catch (err) {
-    if (!clearWay(outDir, dir, 'folder')) throw err;
+  } catch {
+    // Tried again even when nothing was cleared: another folder's mkdir may have cleared the same file on the way.
+    clearWay(outDir, dir, 'folder');
     await mkdir(full, { recursive: true });
   }
 }

@@ -94,8 +94,9 @@ function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>)
 function makeFolder(outDir: string, dir: string): void {
   try {
     mkdirSync(insideRoot(outDir, dir), { recursive: true });
-  } catch (err) {
-    if (!clearWay(outDir, dir, 'folder')) throw err;
+  } catch {
+    // Tried again even when nothing was cleared: another render thread may have cleared the same file on the way.
+    clearWay(outDir, dir, 'folder');
     mkdirSync(insideRoot(outDir, dir), { recursive: true });
   }
 }

@@ -7,8 +7,8 @@
  * `/x.html`, where the page of a route `/x` now needs its twin). Whatever is
  * in the way goes; nothing in the spare can make a build fail.
  *
- * Writers call it only when a write or a mkdir failed, and try once more if
- * it removed anything: the common case costs nothing.
+ * Writers call it only when a write or a mkdir failed, then try once more:
+ * the common case costs nothing.
  */
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';

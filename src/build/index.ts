@@ -23,7 +23,7 @@ import { publishImages } from './files/images.js';
 import { writeSearchIndexCached } from './files/search-cache.js';
 import { shareCardPng } from './files/share-card.js';
 import { checkLinks } from './links/check.js';
-import { keepAsSpare, prepareTempDir, removeInBackground, removeUnwritten, staleSiblings, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
+import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
 import { twinFileOf } from './output/paths.js';
 import { siteWriter } from './output/site-writer.js';
 import { stampRecorder, takeStamps } from './output/stamps.js';
@@ -52,7 +52,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return { ...outcome, errors: counts.error, warnings: counts.warning, seconds: clock.seconds(), outDir, timings: clock.timings };
   };
 
-  // The bundle is checked first: without it nothing can be built, and the fix is one command.
+  // Before anything else: an earlier build killed during its swap may have left no output (output/atomic.ts).
+  await recoverOutput(outDir);
+  // The bundle is checked next: without it nothing can be built, and the fix is one command.
   const clientDir = options.clientDir ?? defaultClientDir();
   const assets = readAssetRefs(clientDir);
 
@@ -86,7 +88,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const threads = pool;
 
     // prepare: the temporary folder (the spare of the last build, when there is one) and its inventory
-    removeInBackground(await staleSiblings(outDir));
     preparing = prepareTempDir(outDir);
     const { recycled } = await preparing;
     const stamps = recycled && cacheDir !== undefined ? takeStamps(cacheDir, tmp) : new Map<string, string>();

@@ -5,7 +5,7 @@
  */
 import type { Severity } from '../core/diagnostics.js';
 import { severityOf, type CheckCode } from '../core/codes.js';
-import { ERROR_PAGE_PATTERN } from '../core/error-pages.js';
+import { ERROR_PAGE_PATTERN, ERROR_PAGES } from '../core/error-pages.js';
 
 export interface PathProblem {
   code: CheckCode;
@@ -16,8 +16,20 @@ export interface PathProblem {
 // Characters a path segment may hold: RFC 3986 unreserved. Everything else
 // needs percent-encoding in a URL or is unsafe in a file name somewhere.
 const SEGMENT_CHAR = /^[A-Za-z0-9._~-]$/;
-// Top-level names that emit writes itself; a route there would clash with them.
-const RESERVED_FIRST_SEGMENT = new RegExp(`^(assets|images|${ERROR_PAGE_PATTERN}|robots\\.txt|sitemap(-[\\w-]+)?\\.xml|favicon\\.ico|index\\.html)$`, 'i');
+/**
+ * Paths the build writes itself, or under which it writes its own files, and
+ * why a route there cannot be served: matched against the whole path, in any
+ * letter case (case-insensitive hosts), up to a "/" or the end.
+ */
+const RESERVED: ReadonlyArray<[RegExp, string]> = [
+  [/^\/(assets|images)(\/|$)/i, 'a folder the build fills with its own files (the bundle, the images)'],
+  [/^\/search\/(entry\.json|index-[^/]*\.json)(\/|$)/i, 'the file of the search index the build writes there'],
+  [/^\/_headers(\/|$)/i, 'the file of response headers the build writes for Netlify and Cloudflare Pages'],
+  [new RegExp(`^\\/(${ERROR_PAGE_PATTERN}|${ERROR_PAGES.map((f) => f.replace(/\.html$/, '')).join('|')})(\\/|$)`, 'i'), 'an error page the build writes (hosts serve it for its name with and without ".html")'],
+  [/^\/(robots\.txt|sitemap[\w-]*\.xml)(\/|$)/i, 'a file for search engines the build writes'],
+  [/^\/index\.html(\/|$)/i, 'the home page\'s file'],
+  [/^\/favicon\.ico(\/|$)/i, 'the icon browsers ask every site for'],
+];
 const MAX_SEGMENT_BYTES = 255;
 
 /** Every problem of one route path: its errors, or when it has none its warnings; empty when the path is fine. */
@@ -44,12 +56,15 @@ export function pathProblems(path: string): PathProblem[] {
 
   const body = path.replace(/^\/+/, '');
   const segments = body === '' ? [] : body.replace(/\/$/, '').split('/');
-  segments.forEach((segment, i) => {
+  const reserved = reservedClash(path);
+  if (reserved !== null) err('check/path-reserved', `Route path "${printable(path)}" would clash with ${reserved.at}, ${reserved.why}; choose another path.`);
+  segments.forEach((segment) => {
     if (segment === '') err('check/path-empty-segment', `Route path "${printable(path)}" has an empty segment ("//"); remove the extra slash.`);
     else if (segment === '.' || segment === '..') err('check/path-traversal', `Route path "${printable(path)}" has a "${segment}" segment, which would leave its folder (or dist/); give the page a real name.`);
-    else {
+    else if (segment.startsWith('.')) {
+      err('check/path-dot-segment', `Route path "${printable(path)}" has a segment starting with "." ("${printable(segment)}"): most hosts, and site serve, do not serve such hidden names, so the page would answer 404; give it a name starting with a letter or digit.`);
+    } else {
       if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) err('check/path-too-long', `Route path segment "${segment.slice(0, 40)}…" is longer than ${MAX_SEGMENT_BYTES} bytes, the limit of file names; shorten the slug.`);
-      if (i === 0 && RESERVED_FIRST_SEGMENT.test(segment)) err('check/path-reserved', `Route path "${path}" would clash with /${segment}, which the build writes itself; choose another path.`);
       if (/[A-Z]/.test(segment)) warn('check/path-legacy-case', `Route path "${path}" has capital letters ("${segment}"); it is kept as declared, but lower-case paths are the convention (and safer on case-insensitive hosts).`);
       if (segment.startsWith('-') || segment.endsWith('-')) warn('check/path-edge-hyphen', `Route path "${path}" has a segment starting or ending with a hyphen ("${segment}"); it is kept as declared, but new slugs should not.`);
     }
@@ -68,12 +83,19 @@ export function pathProblems(path: string): PathProblem[] {
  * edge hyphens, short segments, nothing reserved. Checked with one regular
  * expression so that a registry of thousands of routes costs next to nothing.
  */
-const PLAIN_PATH = new RegExp(
-  `^(?:\\/(?!(?:assets|images|index\\.html|favicon\\.ico|robots\\.txt|${ERROR_PAGE_PATTERN}|sitemap[\\w-]*\\.xml)(?:\\/|$))[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?(?:\\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?)*|\\/)$`,
-);
+const PLAIN_PATH = /^(?:\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?(?:\/[a-z0-9](?:[a-z0-9._~-]{0,200}[a-z0-9])?)*|\/)$/;
 
 function isPlainPath(path: string): boolean {
-  return PLAIN_PATH.test(path) && !path.includes('..');
+  return PLAIN_PATH.test(path) && !path.includes('..') && reservedClash(path) === null;
+}
+
+/** The path of the build's own that a route path would clash with, and why; null when none. */
+function reservedClash(path: string): { at: string; why: string } | null {
+  for (const [pattern, why] of RESERVED) {
+    const m = pattern.exec(path);
+    if (m !== null) return { at: printable(m[0].replace(/\/$/, '')), why };
+  }
+  return null;
 }
 
 /** True when the path can be written under dist/ without escaping it. */

@@ -50,13 +50,31 @@ export function checkRoutes(ctx: CheckContext): Diagnostic[] {
   return [...checkPaths(ctx), ...checkDuplicates(ctx), ...checkOutputs(ctx), ...ctx.distinct.flatMap((d) => checkDeclaration(ctx, d))];
 }
 
-/** Path syntax, once per distinct path, at its first declaration. */
+/** Path syntax, once per distinct path, at its first declaration; and no page where the inquiry endpoint is. */
 function checkPaths(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const endpoint = endpointPath(ctx.catalogue.site.inquiryEndpoint);
   for (const [path, decls] of ctx.byPath) {
-    for (const p of pathProblems(path)) out.push(diagnostic(p.code, ctx.routesFile, pointer(decls[0].index, 'path'), p.message));
+    const at = pointer(decls[0].index, 'path');
+    for (const p of pathProblems(path)) out.push(diagnostic(p.code, ctx.routesFile, at, p.message));
+    if (endpoint !== null && path.replace(/\/+$/, '') === endpoint) {
+      out.push(
+        diagnostic(
+          'check/path-reserved',
+          ctx.routesFile,
+          at,
+          `Route path "${path}" is the inquiry endpoint (inquiryEndpoint in ${ctx.siteFile}), which site serve answers for POST only: the page would answer 405. Choose another path, or move the endpoint.`,
+        ),
+      );
+    }
   }
   return out;
+}
+
+/** The path of an inquiry endpoint on this site, without query and trailing slash; null for one elsewhere (https:). */
+function endpointPath(endpoint: string | undefined): string | null {
+  if (endpoint === undefined || !endpoint.startsWith('/')) return null;
+  return endpoint.replace(/[?#].*$/s, '').replace(/\/+$/, '');
 }
 
 /**

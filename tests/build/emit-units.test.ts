@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/build/files/assets.js';
-import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, staleSiblings, swapIn, takeInventory, tempDirFor } from '../../src/build/output/atomic.js';
+import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, swapIn, takeInventory, tempDirFor } from '../../src/build/output/atomic.js';
 import { extractLinksWithCheerio } from './links-reference.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -236,15 +236,6 @@ describe('atomic output', () => {
     expect(existsSync(tmp)).toBe(false);
   });
 
-  test('leftovers of dead builds are found; a running build’s temporary folder is not', async () => {
-    const parent = scratch();
-    const out = path.join(parent, 'dist');
-    mkdirSync(path.join(parent, '.dist-999999999-tmp'));
-    mkdirSync(path.join(parent, `.dist-${process.ppid}-tmp`));
-    mkdirSync(path.join(parent, 'dist.old-1-2'));
-    mkdirSync(path.join(parent, 'distant'));
-    expect(await staleSiblings(out)).toEqual([path.join(parent, '.dist-999999999-tmp'), path.join(parent, 'dist.old-1-2')]);
-  });
 });
 
 describe('the spare output', () => {

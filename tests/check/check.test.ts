@@ -273,6 +273,20 @@ describe('pathProblems', () => {
     ['/sitemap.xml', ['error check/path-reserved']],
     ['/404.html', ['error check/path-reserved']],
     ['/500.html', ['error check/path-reserved']],
+    ['/_headers', ['error check/path-reserved']],
+    ['/404', ['error check/path-reserved']],
+    ['/500/', ['error check/path-reserved']],
+    ['/robots.txt', ['error check/path-reserved']],
+    ['/sitemap-2.xml', ['error check/path-reserved']],
+    ['/Assets/main', ['error check/path-reserved']],
+    ['/images/logo.svg', ['error check/path-reserved']],
+    ['/search/entry.json', ['error check/path-reserved']],
+    ['/search/index-0123abcd.json', ['error check/path-reserved']],
+    ['/index.html', ['error check/path-reserved']],
+    ['/search/index', []],
+    ['/knowledge/.hidden', ['error check/path-dot-segment']],
+    ['/.well-known/security.txt', ['error check/path-dot-segment']],
+    ['/knowledge/x.html', []],
     ['/' + 'a'.repeat(256), ['error check/path-too-long']],
     ['/knowledge/What-Is-Inulin', ['warning check/path-legacy-case']],
     ['/knowledge/-what-is-inulin', ['warning check/path-edge-hyphen']],
@@ -285,6 +299,43 @@ describe('pathProblems', () => {
   it('never puts a raw control character into a message', () => {
     expect(pathProblems('/a\u0000b')[0].message).toContain('\\u0000');
     expect(pathProblems('/a\u0000b')[0].message).not.toContain('\u0000');
+  });
+});
+
+describe('routes that pass the path syntax but that the build or a host cannot serve', () => {
+  /** The base catalogue with route `from` moved to `to`: the check's errors about that route's path. */
+  const pathErrors = async (to: string, from = '/about-us') => {
+    const catalogue = await load(scenario(null));
+    const index = catalogue.routes.findIndex((r) => r.path === from);
+    catalogue.routes[index].path = to;
+    return checkCatalogue(catalogue)
+      .filter((d) => d.pointer === `/${index}/path`)
+      .map((d) => `${d.severity} ${d.code}: ${d.message}`);
+  };
+
+  it('a route at the inquiry endpoint of site.json (answered 405 by site serve) is refused, with or without a trailing slash', async () => {
+    const [plain] = await pathErrors('/api/inquiry');
+    expect(plain).toMatch(/^error check\/path-reserved: Route path "\/api\/inquiry" is the inquiry endpoint \(inquiryEndpoint in .*site\.json\), which site serve answers for POST only: the page would answer 405\./);
+    expect((await pathErrors('/api/inquiry/'))[0]).toMatch(/^error check\/path-reserved: Route path "\/api\/inquiry\/" is the inquiry endpoint/);
+    expect(await pathErrors('/api/inquiry-form')).toEqual([]);
+  });
+
+  it('a route at a file the build writes names that file and why', async () => {
+    expect(await pathErrors('/_headers')).toEqual([
+      'error check/path-reserved: Route path "/_headers" would clash with /_headers, the file of response headers the build writes for Netlify and Cloudflare Pages; choose another path.',
+    ]);
+    expect(await pathErrors('/404')).toEqual([
+      'error check/path-reserved: Route path "/404" would clash with /404, an error page the build writes (hosts serve it for its name with and without ".html"); choose another path.',
+    ]);
+    expect(await pathErrors('/search/entry.json')).toEqual([
+      'error check/path-reserved: Route path "/search/entry.json" would clash with /search/entry.json, the file of the search index the build writes there; choose another path.',
+    ]);
+  });
+
+  it('a segment starting with "." is refused, naming the segment', async () => {
+    expect(await pathErrors('/knowledge/.hidden', '/knowledge/what-is-curcumin')).toEqual([
+      'error check/path-dot-segment: Route path "/knowledge/.hidden" has a segment starting with "." (".hidden"): most hosts, and site serve, do not serve such hidden names, so the page would answer 404; give it a name starting with a letter or digit.',
+    ]);
   });
 });
 

@@ -9,14 +9,34 @@
  * rendering it, and a large delete (of the old output) makes file creation
  * slow for minutes, right while the next build writes. Other leftovers are
  * deleted in a detached process.
+ *
+ * The swap is `dist` → `dist.old-<time>-<pid>`, then the temporary folder →
+ * `dist`: a host serving `dist/` finds nothing there for the time between two
+ * renames, and for longer only when the process dies right between them.
+ * That state, and every other a process can leave, is recovered from by
+ * recoverOutput, which every command reading or replacing the output (`site
+ * build`, `site serve`) runs first. It needs no record beyond the folder
+ * names, because a name is only ever given to a folder in the state it says:
+ * `dist.old-*` is always a complete output (a folder being deleted is first
+ * renamed to `.dist-deleting-*`), and names carry the pid of their owner, so
+ * that what a running build has in hand is never touched.
+ *
+ * A layout whose switch is one rename (`dist` a symbolic link, replaced by a
+ * new link renamed over it) was not chosen: `tar` and `rsync -a dist host:`
+ * copy such a `dist` as a link, not as the site, `rm -rf dist` would leave
+ * the output behind, and the first switch from an existing `dist/` folder
+ * could not be one rename anyway (rename(2) will not put a link over a
+ * folder). Linux's renameat2(RENAME_EXCHANGE) would swap two folders in one
+ * call, but Node cannot make it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 const tempPattern = (base: string) => new RegExp(`^\\.${escapeRegExp(base)}-(\\d+)-tmp$`);
-const asidePattern = (base: string) => new RegExp(`^${escapeRegExp(base)}\\.old-\\d+-\\d+$`);
+const asidePattern = (base: string) => new RegExp(`^${escapeRegExp(base)}\\.old-(\\d+)-(\\d+)$`);
+const deletingPattern = (base: string) => new RegExp(`^\\.${escapeRegExp(base)}-deleting-\\d+-\\d+-\\d+$`);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -133,15 +153,17 @@ export function removeUnwritten(tmp: string, inventory: Inventory, written: Read
     for (let dir = path.posix.dirname(file); dir !== '.' && !kept.has(dir); dir = path.posix.dirname(dir)) kept.add(dir);
   }
   let removed = 0;
+  // A name may have changed kind since the inventory (see clear-way.ts): a file now a folder of written files
+  // is kept, and so is a folder now a written file.
   for (const file of inventory.files) {
     const dir = path.posix.dirname(file);
-    if (written.has(file) || (dir !== '.' && !kept.has(dir))) continue;
+    if (written.has(file) || kept.has(file) || (dir !== '.' && !kept.has(dir))) continue;
     unlinkSync(path.join(tmp, file));
     removed++;
   }
   // Shallowest first: removing a folder removes what is under it, which is then skipped.
   for (const dir of [...inventory.dirs].sort()) {
-    if (kept.has(dir) || !existsSync(path.join(tmp, dir))) continue;
+    if (kept.has(dir) || written.has(dir) || !existsSync(path.join(tmp, dir))) continue;
     rmSync(path.join(tmp, dir), { recursive: true, force: true });
     removed++;
   }
@@ -159,7 +181,29 @@ export async function keepAsSpare(aside: string, outDir: string): Promise<void> 
       // Another build made a spare meanwhile.
     }
   }
-  removeInBackground([aside]);
+  removeInBackground(await markForDeletion([aside], outDir));
+}
+
+let deletions = 0;
+
+/**
+ * Renames folders to `.dist-deleting-*` names, which nothing ever takes back
+ * (see the module comment): a folder half deleted must not pass for an
+ * output. Returns their new paths; one that is gone already is left out.
+ */
+async function markForDeletion(dirs: readonly string[], outDir: string, now = Date.now()): Promise<string[]> {
+  const out = path.resolve(outDir);
+  const marked: string[] = [];
+  for (const dir of dirs) {
+    const target = path.join(path.dirname(out), `.${path.basename(out)}-deleting-${now}-${process.pid}-${deletions++}`);
+    try {
+      await rename(dir, target);
+      marked.push(target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return marked;
 }
 
 /**
@@ -200,28 +244,93 @@ function alive(pid: number): boolean {
   }
 }
 
+/** What recoverOutput did, by absolute path. */
+export interface Recovery {
+  /** The previous output put back as `outDir` (it was missing, its swap cut short), or null. */
+  restored: string | null;
+  /** The leftover kept as the spare, or null. */
+  spare: string | null;
+  /** Leftovers renamed for deletion (now deleted in a detached process). */
+  discarded: string[];
+}
+
 /**
- * Leftovers of earlier builds beside `outDir`: temporary folders of processes
- * that no longer run (a crash or kill) and old outputs not yet deleted.
+ * Puts right whatever a build that died (a crash, SIGKILL, a power cut) left
+ * beside `outDir`; run before anything else reads or replaces the output.
+ * Only leftovers of processes no longer running count: a running build's
+ * folders are its own. Every state a build passes through is handled:
+ *
+ * - `outDir` missing, `dist.old-*` there (killed between the swap's two
+ *   renames, or while a failed swap put the old output back): the newest
+ *   old output is put back, as a build that did not finish leaves `dist/` as
+ *   it was. Its temporary folder, complete or not, becomes the spare below.
+ * - `outDir` there, `dist.old-*` too (killed after the swap, before the old
+ *   output became the spare): it becomes the spare.
+ * - A temporary folder of a dead build (killed while writing, or before the
+ *   swap): never promoted to `outDir`, since nothing says it is complete;
+ *   it becomes the spare, which is a cache that the next build checks file
+ *   by file.
+ * - Only one spare is kept; further leftovers, and `.dist-deleting-*`
+ *   folders whose deletion was cut short, are deleted in a detached process.
+ * - `outDir` missing and no old output: there was none (a first build), or
+ *   it was deleted by hand; nothing to restore.
  */
-export async function staleSiblings(outDir: string): Promise<string[]> {
+export async function recoverOutput(outDir: string): Promise<Recovery> {
   const out = path.resolve(outDir);
   const parent = path.dirname(out);
   const base = path.basename(out);
+  const recovery: Recovery = { restored: null, spare: null, discarded: [] };
   let names: string[];
   try {
     names = await readdir(parent);
   } catch {
-    return [];
+    return recovery;
   }
+  const asides: Array<{ name: string; time: number }> = [];
+  const temps: string[] = [];
+  const deleting: string[] = [];
   const temp = tempPattern(base);
   const aside = asidePattern(base);
-  return names
-    .filter((n) => {
-      const m = temp.exec(n);
-      if (m !== null) return Number(m[1]) !== process.pid && !alive(Number(m[1]));
-      return aside.test(n);
-    })
-    .sort()
-    .map((n) => path.join(parent, n));
+  const marked = deletingPattern(base);
+  for (const name of names) {
+    const old = aside.exec(name);
+    const tmp = temp.exec(name);
+    if (old !== null && !alive(Number(old[2]))) asides.push({ name, time: Number(old[1]) });
+    else if (tmp !== null && Number(tmp[1]) !== process.pid && !alive(Number(tmp[1]))) temps.push(name);
+    else if (marked.test(name)) deleting.push(path.join(parent, name));
+  }
+  // Newest first: the output the interrupted swap had just moved aside.
+  asides.sort((a, b) => b.time - a.time || (a.name < b.name ? 1 : -1));
+  const leftovers = [...asides.map((a) => a.name), ...temps.sort()].map((n) => path.join(parent, n));
+  if (asides.length > 0 && !(await present(out))) {
+    try {
+      await rename(leftovers[0], out);
+      recovery.restored = leftovers.shift()!;
+    } catch (err) {
+      // Another build swapped its output in meanwhile: the old one is a leftover like the rest.
+      if (!['ENOTEMPTY', 'EEXIST', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    }
+  }
+  if (leftovers.length > 0 && !(await present(spareDirFor(out)))) {
+    try {
+      await rename(leftovers[0], spareDirFor(out));
+      recovery.spare = leftovers.shift()!;
+    } catch {
+      // Another build made a spare meanwhile.
+    }
+  }
+  recovery.discarded = leftovers;
+  removeInBackground([...(await markForDeletion(leftovers, out)), ...deleting]);
+  return recovery;
+}
+
+/** Whether anything (a folder, a file, a link, even a broken one) has this name. */
+async function present(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
 }

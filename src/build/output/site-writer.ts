@@ -13,6 +13,7 @@
 import { copyFile, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { clearWay } from './clear-way.js';
 
 /** A file to write, by its path relative to the output folder (forward slashes). */
 export interface SiteFile {
@@ -38,10 +39,9 @@ export function siteWriter(outDir: string, concurrency = SITE_WRITE_CONCURRENCY)
   const folder = (relative: string): Promise<unknown> => {
     const dir = path.posix.dirname(relative);
     let made = folders.get(dir);
-    if (made === undefined) folders.set(dir, (made = dir === '.' ? Promise.resolve() : mkdir(path.join(outDir, ...dir.split('/')), { recursive: true })));
+    if (made === undefined) folders.set(dir, (made = dir === '.' ? Promise.resolve() : makeFolder(outDir, dir)));
     return made;
   };
-  const target = (relative: string): string => path.join(outDir, ...relative.split('/'));
   const each = async <T extends { path: string }>(files: readonly T[], io: (file: T) => Promise<void>): Promise<string[]> => {
     await Promise.all(files.map((f) => limit(async () => {
       await folder(f.path);
@@ -51,21 +51,35 @@ export function siteWriter(outDir: string, concurrency = SITE_WRITE_CONCURRENCY)
   };
   return {
     outDir,
-    write: (files) => each(files, async (f) => writeFile(await unlinked(target(f.path)), f.contents)),
-    copy: (files) => each(files, async (f) => copyFile(f.from, await unlinked(target(f.path)))),
+    write: (files) => each(files, async (f) => writeFile(await unlinked(outDir, f.path), f.contents)),
+    copy: (files) => each(files, async (f) => copyFile(f.from, await unlinked(outDir, f.path))),
   };
 }
 
+/** mkdir -p of `dir` (relative) in the output folder, through whatever an earlier build left in the way (see clear-way.ts). */
+async function makeFolder(outDir: string, dir: string): Promise<void> {
+  const full = path.join(outDir, ...dir.split('/'));
+  try {
+    await mkdir(full, { recursive: true });
+  } catch {
+    // Tried again even when nothing was cleared: another folder's mkdir may have cleared the same file on the way.
+    clearWay(outDir, dir, 'folder');
+    await mkdir(full, { recursive: true });
+  }
+}
+
 /**
- * `file`, with whatever was there removed: the output folder may be the
- * previous build's (atomic.ts), and a file there may be hard-linked to a copy
- * kept elsewhere, which writing in place would change too.
+ * The file at `relative` in the output folder, with whatever was there
+ * removed: the output folder may be the previous build's (atomic.ts), and a
+ * file there may be hard-linked to a copy kept elsewhere, which writing in
+ * place would change too; a folder there is removed whole (see clear-way.ts).
  */
-async function unlinked(file: string): Promise<string> {
+async function unlinked(outDir: string, relative: string): Promise<string> {
+  const file = path.join(outDir, ...relative.split('/'));
   try {
     await unlink(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && !clearWay(outDir, relative, 'file')) throw err;
   }
   return file;
 }

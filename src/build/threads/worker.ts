@@ -5,7 +5,7 @@
  * renderer in-process (createRenderer with the catalogue it already holds) as
  * one more render thread.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { Catalogue } from '../../core/catalogue.js';
 import type { Block, Product, RouteRecord } from '../../core/schema.js';
@@ -16,6 +16,7 @@ import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';
 import { folderOfTwin, insideRoot, twinFileOf } from '../output/paths.js';
 import { writeStampedOutputFile, type PageWrite } from '../output/page-file.js';
 import { ownerOf, takeInventory } from '../output/atomic.js';
+import { clearWay } from '../output/clear-way.js';
 import { BodyChangedError, readBody } from '../../load/lean.js';
 import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../../core/error-pages.js';
 import type {
@@ -60,7 +61,17 @@ export function causeOf(err: unknown): string {
  */
 function writeOutput(outDir: string, file: string, pieces: readonly string[], { fresh, twin, previous }: Partial<RouteJob> = {}, stamp = false): PageWrite {
   const twinFile = twin ? twinFileOf(file) : null;
-  return writeStampedOutputFile(insideRoot(outDir, file), pieces, fresh === true, twinFile === null ? undefined : insideRoot(outDir, twinFile), previous, stamp);
+  const write = (anew: boolean) => writeStampedOutputFile(insideRoot(outDir, file), pieces, anew, twinFile === null ? undefined : insideRoot(outDir, twinFile), previous, stamp);
+  try {
+    return write(fresh === true);
+  } catch (err) {
+    // A folder where the file goes, or a file where a folder does: left by an earlier build in the spare (see clear-way.ts).
+    const cleared = clearWay(outDir, file, 'file');
+    if (!(twinFile !== null && clearWay(outDir, twinFile, 'file')) && !cleared) throw err;
+    // As a new file: whatever the failed attempt wrote or kept goes (never written through, nor counted as kept).
+    rmSync(insideRoot(outDir, file), { force: true });
+    return write(true);
+  }
 }
 
 function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
@@ -75,8 +86,19 @@ function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>)
   }
   const inventory = task.recycled ? takeInventory(outDir, part, parts, twinOfPage) : { files: new Set<string>(), dirs: new Set<string>() };
   // Each part makes the folders of its own share, which only its own walk can have found.
-  for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) mkdirSync(insideRoot(outDir, dir), { recursive: true });
+  for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) makeFolder(outDir, dir);
   return { kind: 'prepare', files: [...inventory.files], dirs: [...inventory.dirs] };
+}
+
+/** mkdir -p of `dir` in the output folder, through whatever an earlier build left in the way (see clear-way.ts). */
+function makeFolder(outDir: string, dir: string): void {
+  try {
+    mkdirSync(insideRoot(outDir, dir), { recursive: true });
+  } catch {
+    // Tried again even when nothing was cleared: another render thread may have cleared the same file on the way.
+    clearWay(outDir, dir, 'folder');
+    mkdirSync(insideRoot(outDir, dir), { recursive: true });
+  }
 }
 
 // The worker imports the render module by URL (tests may substitute one); this keeps the real one in step with RenderApi.

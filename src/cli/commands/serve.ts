@@ -49,6 +49,8 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       if (!flags.apiOnly && (data === dist || data.startsWith(dist + sep))) {
         throw new UserError(`--data-dir ${flags.dataDir} is inside --dir ${flags.dir}: the inquiry store would be published; choose a folder outside it`);
       }
+      // A build killed during its swap may have left dist/ missing: put it right before serving it (build/output/atomic.ts).
+      if (!flags.apiOnly) await (await import('../../build/output/atomic.js')).recoverOutput(dist);
       let running;
       try {
         running = await startServer({

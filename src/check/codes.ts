@@ -10,6 +10,7 @@ export const CODES = {
   'load/missing-data-dir': ['error', 'The data directory does not exist.'],
   'load/missing-file': ['error', 'site.json or routes.json is missing.'],
   'load/unreadable-file': ['error', 'A file exists but cannot be read.'],
+  'load/invalid-utf8': ['error', 'A file has bytes that are not UTF-8; the line and column of the first are given.'],
   'load/invalid-json': ['error', 'A file is not valid JSON; the position of the syntax error is given.'],
   'load/unexpected-file': ['warning', 'A file or folder in data/ that the layout does not know; it is ignored.'],
   'load/schema': ['error', 'A value does not match the schema of its file (src/load/schema.ts); one per offending value.'],

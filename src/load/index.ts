@@ -10,6 +10,7 @@ import { article, category, newsItem, page, product, routeRegistry, siteConfig }
 import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
+import { firstBadByte, invalidUtf8 } from './utf8.js';
 import { compareDiagnostics } from './order.js';
 import { bytesOf, ChangedFileError, COLLECTION_DIRS, IMAGE_EXTENSIONS, IMAGES_DIR, readDataDir, type DataFile, type DataSnapshot } from './read.js';
 import { join } from 'node:path';
@@ -167,6 +168,8 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
       ],
     };
   }
+  const bad = firstBadByte(bytes);
+  if (bad) return { diagnostics: [invalidUtf8(file, bad)] };
   const text = bytes.toString('utf8');
   const parsed = parseJson(text, file);
   if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };

@@ -81,6 +81,15 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
       message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}, and image files in ${IMAGES_DIR}/: ${IMAGE_EXTENSIONS.join(', ')}, named with letters, digits, '-', '_' and '.', not symbolic links), so it is ignored; move it out or fix its name.`,
     }),
   );
+  const links = snapshot.links.map(
+    ({ rel, target }): Diagnostic => ({
+      code: 'load/link-outside-data',
+      severity: 'error',
+      file: label(rel),
+      pointer: '',
+      message: `${label(rel)} is a symbolic link to ${target}, outside the data directory ${base}; the build reads and publishes only what ${base}/ holds, so it is not read. Copy the file into ${base}/ instead of linking to it.`,
+    }),
+  );
   // The search text cap depends on the number of documents, known from the listing before any file is read.
   const maxText = indexedTextChars(snapshot.files.filter((f) => BODY_KIND[f.into] !== undefined).length);
   const results = snapshot.files.map((f): FileResult => {
@@ -92,7 +101,7 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
     return result;
   });
 
-  const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays].sort(compareDiagnostics);
+  const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays, ...links].sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { catalogue: null, diagnostics };
 
   const sourceOf = new WeakMap<object, string>();

@@ -2,7 +2,7 @@
  * Bad input the load stage refuses before anything is published: bytes that
  * are not UTF-8, symbolic links out of data/, files and texts over the limits.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +37,67 @@ describe('bytes that are not UTF-8', () => {
     const lines = text.split('\n');
     const { diagnostics } = await loadCatalogue(data);
     expect(rows(data, diagnostics)).toEqual([['load/invalid-utf8', 'error', 'products/ginger-extract.json', '', lines.length, lines.at(-1)!.length + 2]]);
+  });
+});
+
+describe('symbolic links', () => {
+  /** A folder beside data/ holding what links point at: a valid product, so following a link would load it without a word. */
+  function outsideFolder(data: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'site-outside-'));
+    writeFileSync(join(dir, 'product.json'), readFileSync(join(data, 'products/ginger-extract.json')));
+    writeFileSync(join(dir, 'site.json'), readFileSync(join(data, 'site.json')));
+    writeFileSync(join(dir, 'photo.png'), 'x');
+    return dir;
+  }
+
+  it('out of data/ are refused wherever they are: JSON files, folders, images, strays, and dangling ones', async () => {
+    const data = scenario(null);
+    const out = outsideFolder(data);
+    symlinkSync(join(out, 'product.json'), join(data, 'products/leak.json'));
+    symlinkSync(join(out, 'site.json'), join(data, 'site.json.tmp')); // a stray name
+    mkdirSync(join(data, 'images'));
+    symlinkSync(join(out, 'photo.png'), join(data, 'images/photo.png'));
+    symlinkSync(out, join(data, 'images/shared'));
+    symlinkSync('../../../gone.json', join(data, 'products/dangling.json'));
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).toBeNull();
+    expect(rows(data, diagnostics)).toEqual([
+      ['load/link-outside-data', 'error', 'images/photo.png', '', undefined, undefined],
+      ['load/link-outside-data', 'error', 'images/shared', '', undefined, undefined],
+      ['load/link-outside-data', 'error', 'products/dangling.json', '', undefined, undefined],
+      ['load/link-outside-data', 'error', 'products/leak.json', '', undefined, undefined],
+      ['load/link-outside-data', 'error', 'site.json.tmp', '', undefined, undefined],
+    ]);
+    expect(diagnostics[3].message).toContain(join(out, 'product.json'));
+  });
+
+  it('out of data/ are refused for site.json and for a whole collection folder', async () => {
+    const data = scenario(null);
+    const out = outsideFolder(data);
+    const moved = join(out, 'articles');
+    mkdirSync(moved);
+    for (const name of ['berberine-dosage-guide.json', 'ginger-vs-turmeric.json', 'what-is-curcumin.json']) writeFileSync(join(moved, name), readFileSync(join(data, 'articles', name)));
+    rmSync(join(data, 'articles'), { recursive: true });
+    symlinkSync(moved, join(data, 'articles'));
+    rmSync(join(data, 'site.json'));
+    symlinkSync(join(out, 'site.json'), join(data, 'site.json'));
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).toBeNull();
+    expect(rows(data, diagnostics)).toEqual([
+      ['load/link-outside-data', 'error', 'articles', '', undefined, undefined],
+      ['load/link-outside-data', 'error', 'site.json', '', undefined, undefined],
+    ]);
+  });
+
+  it('inside data/ are followed for JSON files, and an image link stays unpublished', async () => {
+    const data = scenario(null);
+    renameSync(join(data, 'products/ginger-extract.json'), join(data, 'products/.ginger-extract.json'));
+    symlinkSync('.ginger-extract.json', join(data, 'products/ginger-extract.json'));
+    mkdirSync(join(data, 'images'));
+    symlinkSync('../site.json', join(data, 'images/secret.png'));
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(rows(data, diagnostics)).toEqual([['load/unexpected-file', 'warning', 'images/secret.png', '', undefined, undefined]]);
+    expect(catalogue!.products.map((p) => p.slug)).toContain('ginger-extract');
+    expect(catalogue!.images).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
 import { firstBadByte, invalidUtf8 } from './utf8.js';
+import { longTexts, shownBytes, type DataLimits } from './limits.js';
 import { compareDiagnostics } from './order.js';
 import { bytesOf, ChangedFileError, COLLECTION_DIRS, IMAGE_EXTENSIONS, IMAGES_DIR, readDataDir, type DataFile, type DataSnapshot } from './read.js';
 import { join } from 'node:path';
@@ -153,6 +154,7 @@ interface FileResult {
 
 function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileResult {
   const { file, error } = f;
+  if (f.tooLarge) return { diagnostics: [tooLarge(f)] };
   let bytes: Buffer | undefined;
   let changed: ChangedFileError | undefined;
   try {
@@ -183,7 +185,7 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
   const parsed = parseJson(text, file);
   if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };
   const result = schema.safeParse(parsed.value);
-  if (result.success) return { value: result.data, diagnostics: [] };
+  if (result.success) return { value: result.data, diagnostics: longTextWarnings(file, bytes.length, parsed, snapshot.limits) };
 
   // Positions only now that there is something to report.
   const problems = schemaProblems(result.error.issues);
@@ -199,6 +201,44 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
       message: `${fieldName(p.path)}: ${p.message}.`,
     })),
   };
+}
+
+/** A file over limits.fileBytes, which was not read (src/load/limits.ts). */
+function tooLarge(f: DataFile): Diagnostic {
+  const { size, limit } = f.tooLarge!;
+  return {
+    code: 'load/file-too-large',
+    severity: 'error',
+    file: f.file,
+    pointer: '',
+    message:
+      `${f.file} is ${shownBytes(size)}, over the limit of ${shownBytes(limit)} (${limit} bytes) for a data file (limits.fileBytes in site.json), so it is not read: ` +
+      'a file this large is most likely a paste or export accident, and its page would be as large. Shorten it, or raise the limit if it is meant to be this large.',
+  };
+}
+
+/** A warning for each text of a file longer than limits.textChars; a file with fewer bytes than that has none (a character takes at least a byte). */
+function longTextWarnings(file: string, size: number, parsed: { value: unknown; text: string }, limits: DataLimits): Diagnostic[] {
+  if (size <= limits.textChars) return [];
+  const paths = longTexts(parsed.value, limits.textChars);
+  if (paths.length === 0) return [];
+  const pointers = paths.map((p) => problemPointer(p));
+  const positions = createLocator(parsed.text).locateMany(pointers);
+  return paths.map((path, i): Diagnostic => {
+    const length = (pointerValue(parsed.value, path) as string).length;
+    return {
+      code: 'load/long-text',
+      severity: 'warning',
+      file,
+      pointer: pointers[i],
+      ...positions[i],
+      message: `${fieldName(path)}: a text of ${length.toLocaleString('en-US')} characters, over the limit of ${limits.textChars.toLocaleString('en-US')} (limits.textChars in site.json); shorten it or split it up.`,
+    };
+  });
+}
+
+function pointerValue(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], value);
 }
 
 export type { Catalogue } from './catalogue.js';

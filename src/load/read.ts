@@ -5,11 +5,12 @@
  * a cache hit must not pay for importing it.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type * as ImageSize from 'image-size';
 import { shownSize, URL_SAFE_NAME } from '../core/images.js';
+import { DEFAULT_LIMITS, limitsOf, type DataLimits } from './limits.js';
 
 /** The per-entity folders of `data/`, one JSON file per entity. */
 export const COLLECTION_DIRS = ['categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -60,6 +61,8 @@ export interface DataFile {
   size?: number;
   digest?: string;
   error?: NodeJS.ErrnoException;
+  /** Set instead of the bytes when the file is over the limit of bytes a data file may have: it was not read. */
+  tooLarge?: { size: number; limit: number };
 }
 
 export interface DataSnapshot {
@@ -77,6 +80,8 @@ export interface DataSnapshot {
   images: DataImageFile[];
   /** Symbolic links under data/ that lead out of it, sorted: none of them is read, listed or published. */
   links: OutsideLink[];
+  /** The limits site.json sets (see src/load/limits.ts); the defaults when it sets none or is unreadable. */
+  limits: DataLimits;
 }
 
 /**
@@ -126,7 +131,7 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
   const root = resolve(dataDir);
   const base = dataDir.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
   const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);
-  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [], links: [] };
+  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [], links: [], limits: { ...DEFAULT_LIMITS } };
 
   const guard = linkGuard(root);
   const top = topEntries(root, guard);
@@ -140,10 +145,18 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
   // Synchronous reads, one file at a time: for a thousand small files they are
   // ten times faster than fs.promises (four thread-pool round trips per file).
   let held = 0;
+  // site.json comes first and sets the limit of the files after it (itself is held to the default one, then to its own).
+  let limits = { ...DEFAULT_LIMITS };
   const files = entries.map((e): DataFile => {
     const file = label(e.rel);
     try {
-      const bytes = readFileSync(join(root, e.rel));
+      const read = readWithin(join(root, e.rel), limits.fileBytes);
+      if (e.into === 'site') limits = limitsOf(Buffer.isBuffer(read) ? read : undefined);
+      if (!Buffer.isBuffer(read) || read.length > limits.fileBytes) {
+        const size = Buffer.isBuffer(read) ? read.length : read.size;
+        return { ...e, file, tooLarge: { size, limit: limits.fileBytes } };
+      }
+      const bytes = read;
       held += bytes.length;
       return { ...e, file, bytes: held <= keepBytes ? bytes : undefined, size: bytes.length, digest: digestOf(bytes) };
     } catch (err) {
@@ -164,7 +177,23 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
   });
   const strays = [...top.strays, ...listings.flatMap((l) => l.strays), ...found.strays.sort()];
   const links = guard.found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { root, base, exists: true, files, strays, images, links };
+  return { root, base, exists: true, files, strays, images, links, limits };
+}
+
+/**
+ * A file's bytes, or only its size when that is over `limit`: an oversize
+ * file is never held in memory. A file that grew past the limit while it was
+ * read is returned whole; the caller measures what it got.
+ */
+function readWithin(path: string, limit: number): Buffer | { size: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile() && st.size > limit) return { size: st.size };
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Decides whether an entry that is a symbolic link leads out of data/, and keeps those that do. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/load/index.js';
+import { readDataDir } from '../../src/load/read.js';
 import { scenario } from '../check/fixture.js';
 
 const rows = (data: string, diagnostics: ReadonlyArray<{ code: string; severity: string; file: string; pointer: string; line?: number; column?: number }>) =>
@@ -99,5 +100,60 @@ describe('symbolic links', () => {
     expect(rows(data, diagnostics)).toEqual([['load/unexpected-file', 'warning', 'images/secret.png', '', undefined, undefined]]);
     expect(catalogue!.products.map((p) => p.slug)).toContain('ginger-extract');
     expect(catalogue!.images).toEqual([]);
+  });
+});
+
+describe('limits', () => {
+  const setLimits = (data: string, limits: unknown) => {
+    const site = JSON.parse(readFileSync(join(data, 'site.json'), 'utf8'));
+    writeFileSync(join(data, 'site.json'), JSON.stringify({ ...site, limits }, null, 2));
+  };
+
+  it('refuse a data file over 5 MB by default, without reading it', async () => {
+    const data = scenario(null);
+    const file = join(data, 'products/ginger-extract.json');
+    writeFileSync(file, readFileSync(file, 'utf8') + ' '.repeat(5 * 1024 * 1024));
+    const snapshot = readDataDir(data);
+    const f = snapshot.files.find((x) => x.rel === 'products/ginger-extract.json')!;
+    expect([f.bytes, f.digest]).toEqual([undefined, undefined]);
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).toBeNull();
+    expect(rows(data, diagnostics)).toEqual([['load/file-too-large', 'error', 'products/ginger-extract.json', '', undefined, undefined]]);
+    expect(diagnostics[0].message).toMatch(/is 5\.\d MB, over the limit of 5\.0 MB .*limits\.fileBytes in .*site\.json/);
+  });
+
+  it('take the file limit from site.json, which validates it', async () => {
+    const data = scenario(null);
+    setLimits(data, { fileBytes: 2000 });
+    const { diagnostics } = await loadCatalogue(data);
+    const big = rows(data, diagnostics);
+    expect(big.length).toBeGreaterThan(0);
+    expect(big.every(([code]) => code === 'load/file-too-large')).toBe(true);
+    expect(big.map((r) => r[2])).toContain('routes.json');
+
+    setLimits(data, { fileBytes: -1, textChars: 'many' });
+    const bad = await loadCatalogue(data);
+    expect(rows(data, bad.diagnostics).map((r) => r.slice(0, 4))).toEqual([
+      ['load/schema', 'error', 'site.json', '/limits/fileBytes'],
+      ['load/schema', 'error', 'site.json', '/limits/textChars'],
+    ]);
+  });
+
+  it('warn about a text over 100,000 characters, or over limits.textChars, and still load', async () => {
+    const data = scenario(null);
+    const file = join(data, 'products/ginger-extract.json');
+    const product = JSON.parse(readFileSync(file, 'utf8'));
+    product.summary = 'a'.repeat(100_001);
+    product.description[0].text = 'b'.repeat(100_000);
+    writeFileSync(file, JSON.stringify(product, null, 2));
+    const { catalogue, diagnostics } = await loadCatalogue(data);
+    expect(catalogue).not.toBeNull();
+    const line = JSON.stringify(product, null, 2).split('\n').findIndex((l) => l.startsWith('  "summary"')) + 1;
+    expect(rows(data, diagnostics)).toEqual([['load/long-text', 'warning', 'products/ginger-extract.json', '/summary', line, 3]]);
+    expect(diagnostics[0].message).toBe('summary: a text of 100,001 characters, over the limit of 100,000 (limits.textChars in site.json); shorten it or split it up.');
+
+    setLimits(data, { textChars: 50_000 });
+    const lower = await loadCatalogue(data);
+    expect(rows(data, lower.diagnostics).map((r) => r[3])).toEqual(['/description/0/text', '/summary']);
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * Limits on the size of data/, set by site.json's `limits` (validated by the
+ * schema, with these defaults). A data file over `fileBytes` is refused
+ * before it is read: a 52 MB product file would otherwise be held, parsed,
+ * rendered and published as a 50 MB page. A text over `textChars` is a
+ * warning: a description or body that long is a paste accident more often
+ * than content, and the page that shows it is slow to load and to render.
+ */
+export interface DataLimits {
+  /** Bytes a data file (JSON) may have. */
+  fileBytes: number;
+  /** Characters (UTF-16 code units) a text of a data file may have before a warning. */
+  textChars: number;
+}
+
+/** 5 MB: a hundred times the largest file of the shipped catalogue. 100,000 characters: some fifty printed pages. */
+export const DEFAULT_LIMITS: Readonly<DataLimits> = { fileBytes: 5 * 1024 * 1024, textChars: 100_000 };
+
+/**
+ * The limits site.json's bytes set, read before site.json is validated (the
+ * other files are read, within the limit, before anything is validated). A
+ * value that is not a positive integer counts as absent here; the schema
+ * reports it.
+ */
+export function limitsOf(siteBytes: Uint8Array | undefined): DataLimits {
+  let limits: unknown;
+  try {
+    limits = siteBytes && (JSON.parse(Buffer.from(siteBytes.buffer, siteBytes.byteOffset, siteBytes.byteLength).toString('utf8').replace(/^\uFEFF/, '')) as { limits?: unknown }).limits;
+  } catch {
+    limits = undefined;
+  }
+  const pick = (key: keyof DataLimits): number => {
+    const v = limits !== null && typeof limits === 'object' ? (limits as Record<string, unknown>)[key] : undefined;
+    return Number.isSafeInteger(v) && (v as number) > 0 ? (v as number) : DEFAULT_LIMITS[key];
+  };
+  return { fileBytes: pick('fileBytes'), textChars: pick('textChars') };
+}
+
+/** The paths of the strings in a parsed JSON value longer than `max`, in document order. */
+export function longTexts(value: unknown, max: number): Array<Array<string | number>> {
+  const found: Array<Array<string | number>> = [];
+  const walk = (v: unknown, path: Array<string | number>) => {
+    if (typeof v === 'string') {
+      if (v.length > max) found.push(path);
+    } else if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
+    else if (v !== null && typeof v === 'object') for (const [k, item] of Object.entries(v)) walk(item, [...path, k]);
+  };
+  walk(value, []);
+  return found;
+}
+
+/** A size as an editor reads it: 5.0 MB, 812 KB, 300 bytes. */
+export function shownBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}

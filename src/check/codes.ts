@@ -65,11 +65,12 @@ export const CODES = {
   'check/multiple-all-categories': ['error', 'More than one category has "all": true.'],
   'check/unknown-reference': ['error', 'An id that points at another entity (category, listedIn, related, featured, parentId) names none.'],
   'check/category-cycle': ['error', 'A category is its own ancestor through parentId.'],
-  'check/unsafe-link': ['error', 'A link in content uses a scheme other than http(s), mailto or tel.'],
+  'check/unsafe-link': ['error', 'A link in content uses a scheme other than http(s), mailto or tel as browsers read it ("java\\tscript:" is javascript:), leads off the site without one ("//host"), or is written to read otherwise (a control character, an HTML character reference, a backslash).'],
+  'check/invalid-link': ['error', 'A link in content is empty or not a URL browsers can follow (a malformed host or port).'],
   'check/broken-link': ['error', 'A site-relative link in content leads to no route.'],
 
   // images (data/images/ and the images content names)
-  'check/unsafe-image': ['error', 'An image src uses a scheme other than https (http:, javascript:, data:, …) or starts with "//".'],
+  'check/unsafe-image': ['error', 'An image src uses a scheme other than https (http:, javascript:, data:, …) as browsers read it, starts with "//", or is not a URL as written (judged as links are).'],
   'check/missing-image': ['error', 'An image src on this site names no file of data/images/ (nor an image the build makes), or is a relative path.'],
   'check/image-clash': ['error', 'A file of data/images/ would take the URL of an image the build makes (the logo, the share card, a product artwork).'],
   'check/unsafe-svg': ['error', 'An SVG in data/images/ has a script, an event handler, a javascript: URL or embedded HTML.'],

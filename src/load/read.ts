@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type * as ImageSize from 'image-size';
 import { shownSize, URL_SAFE_NAME } from '../core/images.js';
 import { DEFAULT_LIMITS, limitsOf, type DataLimits } from './limits.js';
@@ -208,7 +208,7 @@ function linkGuard(root: string): LinkGuard {
   const found: OutsideLink[] = [];
   const within = (dir: string, path: string) => {
     const r = relative(dir, path);
-    return !r.startsWith('..') && !isAbsolute(r);
+    return r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r);
   };
   return {
     found,

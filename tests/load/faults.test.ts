@@ -94,11 +94,15 @@ describe('symbolic links', () => {
     const data = scenario(null);
     renameSync(join(data, 'products/ginger-extract.json'), join(data, 'products/.ginger-extract.json'));
     symlinkSync('.ginger-extract.json', join(data, 'products/ginger-extract.json'));
+    // A folder whose name starts with two dots is inside data/ all the same.
+    mkdirSync(join(data, '..shared'));
+    renameSync(join(data, 'products/chaga-extract-powder.json'), join(data, '..shared/chaga-extract-powder.json'));
+    symlinkSync('../..shared/chaga-extract-powder.json', join(data, 'products/chaga-extract-powder.json'));
     mkdirSync(join(data, 'images'));
     symlinkSync('../site.json', join(data, 'images/secret.png'));
     const { catalogue, diagnostics } = await loadCatalogue(data);
     expect(rows(data, diagnostics)).toEqual([['load/unexpected-file', 'warning', 'images/secret.png', '', undefined, undefined]]);
-    expect(catalogue!.products.map((p) => p.slug)).toContain('ginger-extract');
+    expect(catalogue!.products.map((p) => p.slug)).toEqual(['berberine-powder-bulk', 'bulk-curcumin', 'chaga-extract-powder', 'ginger-extract']);
     expect(catalogue!.images).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ export const CODES = {
   'load/invalid-utf8': ['error', 'A file has bytes that are not UTF-8; the line and column of the first are given.'],
   'load/invalid-json': ['error', 'A file is not valid JSON; the position of the syntax error is given.'],
   'load/link-outside-data': ['error', 'A symbolic link under data/ (a file or a folder) leads out of data/; it is not read or published.'],
-  'load/file-too-large': ['error', 'A data file is over limits.fileBytes of site.json (default 5 MB); it is not read.'],
+  'load/file-too-large': ['error', 'A data file is over limits.fileBytes of site.json (default 5 MB; routes.json: limits.routesBytes, default 256 MB); it is not read.'],
   'load/long-text': ['warning', 'A text in a data file is over limits.textChars of site.json (default 100,000 characters).'],
   'load/unexpected-file': ['warning', 'A file or folder in data/ that the layout does not know; it is ignored.'],
   'load/schema': ['error', 'A value does not match the schema of its file (src/load/schema.ts); one per offending value.'],

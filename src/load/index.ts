@@ -203,16 +203,16 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
   };
 }
 
-/** A file over limits.fileBytes, which was not read (src/load/limits.ts). */
+/** A file over limits.fileBytes (routes.json: limits.routesBytes), which was not read (src/load/limits.ts). */
 function tooLarge(f: DataFile): Diagnostic {
-  const { size, limit } = f.tooLarge!;
+  const { size, limit, field } = f.tooLarge!;
   return {
     code: 'load/file-too-large',
     severity: 'error',
     file: f.file,
     pointer: '',
     message:
-      `${f.file} is ${shownBytes(size)}, over the limit of ${shownBytes(limit)} (${limit} bytes) for a data file (limits.fileBytes in site.json), so it is not read: ` +
+      `${f.file} is ${shownBytes(size)}, over the limit of ${shownBytes(limit)} (${limit} bytes) for a data file (limits.${field} in site.json), so it is not read: ` +
       'a file this large is most likely a paste or export accident, and its page would be as large. Shorten it, or raise the limit if it is meant to be this large.',
   };
 }

@@ -1,20 +1,26 @@
 /**
  * Limits on the size of data/, set by site.json's `limits` (validated by the
- * schema, with these defaults). A data file over `fileBytes` is refused
+ * schema, with these defaults). A data file over `fileBytes` (routes.json:
+ * `routesBytes`) is refused
  * before it is read: a 52 MB product file would otherwise be held, parsed,
  * rendered and published as a 50 MB page. A text over `textChars` is a
  * warning: a description or body that long is a paste accident more often
  * than content, and the page that shows it is slow to load and to render.
  */
 export interface DataLimits {
-  /** Bytes a data file (JSON) may have. */
+  /** Bytes a data file (JSON) may have, but for routes.json. */
   fileBytes: number;
+  /** Bytes routes.json may have: the registry grows with the catalogue (100,000 routes take some 30 MB), no other file does. */
+  routesBytes: number;
   /** Characters (UTF-16 code units) a text of a data file may have before a warning. */
   textChars: number;
 }
 
-/** 5 MB: a hundred times the largest file of the shipped catalogue. 100,000 characters: some fifty printed pages. */
-export const DEFAULT_LIMITS: Readonly<DataLimits> = { fileBytes: 5 * 1024 * 1024, textChars: 100_000 };
+/**
+ * 5 MB: some seven hundred times the largest entity file of the shipped catalogue. 256 MB of routes.json: about
+ * 800,000 routes. 100,000 characters: some fifty printed pages.
+ */
+export const DEFAULT_LIMITS: Readonly<DataLimits> = { fileBytes: 5 * 1024 * 1024, routesBytes: 256 * 1024 * 1024, textChars: 100_000 };
 
 /**
  * The limits site.json's bytes set, read before site.json is validated (the
@@ -33,7 +39,7 @@ export function limitsOf(siteBytes: Uint8Array | undefined): DataLimits {
     const v = limits !== null && typeof limits === 'object' ? (limits as Record<string, unknown>)[key] : undefined;
     return Number.isSafeInteger(v) && (v as number) > 0 ? (v as number) : DEFAULT_LIMITS[key];
   };
-  return { fileBytes: pick('fileBytes'), textChars: pick('textChars') };
+  return { fileBytes: pick('fileBytes'), routesBytes: pick('routesBytes'), textChars: pick('textChars') };
 }
 
 /** The paths of the strings in a parsed JSON value longer than `max`, in document order. */

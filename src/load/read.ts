@@ -62,7 +62,7 @@ export interface DataFile {
   digest?: string;
   error?: NodeJS.ErrnoException;
   /** Set instead of the bytes when the file is over the limit of bytes a data file may have: it was not read. */
-  tooLarge?: { size: number; limit: number };
+  tooLarge?: { size: number; limit: number; field: 'fileBytes' | 'routesBytes' };
 }
 
 export interface DataSnapshot {
@@ -145,16 +145,17 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
   // Synchronous reads, one file at a time: for a thousand small files they are
   // ten times faster than fs.promises (four thread-pool round trips per file).
   let held = 0;
-  // site.json comes first and sets the limit of the files after it (itself is held to the default one, then to its own).
+  // site.json comes first and sets the limits of the files after it (itself is held to the default one, then to its own).
   let limits = { ...DEFAULT_LIMITS };
   const files = entries.map((e): DataFile => {
     const file = label(e.rel);
     try {
-      const read = readWithin(join(root, e.rel), limits.fileBytes);
+      const field = e.into === 'routes' ? 'routesBytes' : 'fileBytes';
+      const read = readWithin(join(root, e.rel), limits[field]);
       if (e.into === 'site') limits = limitsOf(Buffer.isBuffer(read) ? read : undefined);
-      if (!Buffer.isBuffer(read) || read.length > limits.fileBytes) {
+      if (!Buffer.isBuffer(read) || read.length > limits[field]) {
         const size = Buffer.isBuffer(read) ? read.length : read.size;
-        return { ...e, file, tooLarge: { size, limit: limits.fileBytes } };
+        return { ...e, file, tooLarge: { size, limit: limits[field], field } };
       }
       const bytes = read;
       held += bytes.length;

@@ -128,12 +128,19 @@ describe('limits', () => {
 
   it('take the file limit from site.json, which validates it', async () => {
     const data = scenario(null);
-    setLimits(data, { fileBytes: 2000 });
+    setLimits(data, { fileBytes: 880 });
     const { diagnostics } = await loadCatalogue(data);
     const big = rows(data, diagnostics);
     expect(big.length).toBeGreaterThan(0);
     expect(big.every(([code]) => code === 'load/file-too-large')).toBe(true);
-    expect(big.map((r) => r[2])).toContain('routes.json');
+    // The registry grows with the catalogue: it has a limit of its own.
+    expect(big.map((r) => r[2])).not.toContain('routes.json');
+    expect(big.map((r) => r[2]).sort()).toEqual(['products/berberine-powder-bulk.json', 'products/chaga-extract-powder.json']);
+
+    setLimits(data, { routesBytes: 2000 });
+    const registry = await loadCatalogue(data);
+    expect(rows(data, registry.diagnostics)).toEqual([['load/file-too-large', 'error', 'routes.json', '', undefined, undefined]]);
+    expect(registry.diagnostics[0].message).toContain('(limits.routesBytes in site.json)');
 
     setLimits(data, { fileBytes: -1, textChars: 'many' });
     const bad = await loadCatalogue(data);

@@ -142,9 +142,9 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
   return out;
 }
 
-/** A URL from content as a message quotes it: at most 80 characters, control characters escaped ("java\tscript:"). */
+/** A URL from content as a message quotes it: at most 80 characters, in quotes, control characters escaped ("java\\tscript:"), so a message never carries them raw. */
 export function shownUrl(url: string): string {
-  return JSON.stringify(url.trim().slice(0, 80));
+  return JSON.stringify(url.trim().slice(0, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function normalize(path: string): string {

@@ -29,7 +29,9 @@ export type ContentUrl =
 /** A scheme as the URL parser reads one: an ASCII letter, then letters, digits, "+", "-", "." up to ":". */
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 /** A path on this site with nothing to look at twice: the common case, judged without parsing. */
+// eslint-disable-next-line no-control-regex
 const PLAIN_SITE_PATH = /^\/(?![/\\])[^\u0000-\u0020\u007f-\u009f\\&]*$/;
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** A character reference as browsers decode one in an attribute: numeric ones even without ";", named ones with it. */
 const CHAR_REF = /&#(?:[0-9]+|x[0-9a-f]+);?|&[a-z][a-z0-9]*;/i;
@@ -38,6 +40,7 @@ const SITE_BASE = new URL('https://site.invalid/');
 
 /** The text a browser's URL parser starts from: C0 controls and spaces at either end stripped, tabs and line breaks removed. */
 export function browserReading(href: string): string {
+  // eslint-disable-next-line no-control-regex
   return href.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
 }
 

@@ -17,11 +17,15 @@
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
 
 export type ContentUrl =
-  /** `url` is the href as written, trimmed (what the page carries); `scheme` lower-case, absent for a path or other reference without one. */
+  /**
+   * `url` is the href as written without white space or control characters at either end (what the page carries);
+   * `scheme` lower-case, absent for a path or other reference without one.
+   */
   | { ok: true; url: string; scheme?: string }
   /**
    * `problem`: 'unsafe' for a scheme other than the safe ones, a link off the site without one ("//host"), or a
-   * URL written so that it could read otherwise (a control character, an HTML character reference, a backslash);
+   * URL written so that it could read otherwise (an HTML character reference, a backslash, a colon that looks
+   * like a scheme's);
    * 'invalid' for one no browser can follow. `why` completes a sentence that starts with the URL.
    */
   | { ok: false; problem: 'unsafe' | 'invalid'; why: string };
@@ -31,8 +35,6 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 /** A path on this site with nothing to look at twice: the common case, judged without parsing. */
 // eslint-disable-next-line no-control-regex
 const PLAIN_SITE_PATH = /^\/(?![/\\])[^\u0000-\u0020\u007f-\u009f\\&]*$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** A character reference as browsers decode one in an attribute: numeric ones even without ";", named ones with it. */
 const CHAR_REF = /&#(?:[0-9]+|x[0-9a-f]+);?|&[a-z][a-z0-9]*;/i;
 /** Where a reference without a scheme is resolved to see whether it leaves the site. */
@@ -45,19 +47,16 @@ export function browserReading(href: string): string {
 }
 
 export function judgeContentUrl(href: string): ContentUrl {
-  const url = href.trim();
+  // What the page carries, and so what is judged: white space and C0 controls at either end go (browsers drop the latter anyway).
+  // eslint-disable-next-line no-control-regex
+  const url = href.replace(/^[\s\u0000-\u0020]+|[\s\u0000-\u0020]+$/g, '');
   if (url === '') return { ok: false, problem: 'invalid', why: 'is empty' };
   if (PLAIN_SITE_PATH.test(url)) return { ok: true, url };
   const read = browserReading(url);
   const scheme = SCHEME.exec(read)?.[1].toLowerCase();
   if (scheme !== undefined && !SAFE_SCHEMES.has(scheme)) {
-    const hidden = url.slice(0, scheme.length + 1).toLowerCase() !== `${scheme}:`;
+    const hidden = href.trim().slice(0, scheme.length + 1).toLowerCase() !== `${scheme}:`;
     return { ok: false, problem: 'unsafe', why: `uses the scheme "${scheme}:"${hidden ? ', hidden by characters that browsers remove before reading it' : ''}` };
-  }
-  const control = CONTROL.exec(url);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return { ok: false, problem: 'unsafe', why: `has the control character U+${code}, which browsers remove or keep by rules of their own` };
   }
   const ref = CHAR_REF.exec(url);
   if (ref) {
@@ -73,7 +72,8 @@ export function judgeContentUrl(href: string): ContentUrl {
   if (scheme !== undefined) {
     return URL.canParse(read) ? { ok: true, url, scheme } : { ok: false, problem: 'invalid', why: 'is not a URL browsers can follow (look at its host name and port)' };
   }
-  // Not a scheme to the URL parser ("1x:", "java\u200bscript:"), but some crawlers and older parsers would read one.
+  // Not a scheme to the URL parser ("1x:", "java\u0001script:", "java\u200bscript:"), but some crawlers and older parsers would read one.
+  // Control characters elsewhere are percent-encoded by browsers like any other character a URL may not carry.
   if (read.split(/[/?#]/, 1)[0].includes(':')) {
     return { ok: false, problem: 'unsafe', why: 'has a ":" before its first "/", "?" or "#" without a scheme such as https: in front, so it could be read as one' };
   }

@@ -178,8 +178,9 @@ describe('diagnostic messages an editor can act on', () => {
     expect(at('/banners/0/link')).toContain('has the HTML character reference "&#x6A;" (read as HTML it would be a javascript: URL)');
     expect(at('/body/0/text/5/href')).toContain('has a backslash, which browsers read as "/"');
     expect(at('/images/1/src')).toBe(
-      'Image "\\u0001https://cdn.example.org/ginger.jpg" has the control character U+0001, which browsers remove or keep by rules of their own, so it is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.',
+      'Image "\\u0001javascript:alert(1)" uses the scheme "javascript:", hidden by characters that browsers remove before reading it, so it is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.',
     );
+    expect(at('/body/0/text/2/href')).toContain('uses the scheme "javascript:", hidden by characters that browsers remove');
   });
 
   it('a conflicting duplicate lists both declarations and what differs', async () => {
@@ -363,6 +364,7 @@ describe('links: the check and the renderer judge alike', () => {
   // Whatever the check lets through renders as a link; whatever it refuses would render as text.
   const HREFS = [
     '/products', ' /herb-extract ', 'https://example.com/a?b=1&c=2', 'HTTP://example.com', 'mailto:sales@example.com', 'tel:+8629123', '#inquire', '?type=quote', 'relative/path',
+    '\u0001https://example.com/x\u0000 ', 'https://example.com/a\u0000b',
     'javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)', '\u0001javascript:alert(1)', ' \u0000 javascript:alert(1)',
     'java\u0001script:alert(1)', 'java\u0085script:alert(1)', 'java\u200bscript:alert(1)', '&#106;avascript:alert(1)', '&#x6a;avascript:alert(1)', '&#106avascript:alert(1)', 'javascript&colon;alert(1)',
     'https://example.com/?a=1&amp;b=2', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox', '//evil.example', '/\\evil.example', '\\\\evil.example', '/\t/evil.example',
@@ -386,6 +388,6 @@ describe('links: the check and the renderer judge alike', () => {
     const anchors = new Set($('a').toArray().map((a) => $(a).text()));
     const verdicts = HREFS.map((href, i) => [href, refused.has(i) ? 'refused' : 'passed', anchors.has(`link-${i}`) ? 'anchor' : 'text']);
     expect(verdicts.filter(([, check, page]) => (check === 'passed') !== (page === 'anchor'))).toEqual([]);
-    expect(verdicts.filter(([, check]) => check === 'passed').map(([href]) => href)).toEqual(HREFS.slice(0, 9));
+    expect(verdicts.filter(([, check]) => check === 'passed').map(([href]) => href)).toEqual(HREFS.slice(0, 11));
   });
 });

@@ -65,7 +65,7 @@ export const CODES = {
   'check/multiple-all-categories': ['error', 'More than one category has "all": true.'],
   'check/unknown-reference': ['error', 'An id that points at another entity (category, listedIn, related, featured, parentId) names none.'],
   'check/category-cycle': ['error', 'A category is its own ancestor through parentId.'],
-  'check/unsafe-link': ['error', 'A link in content uses a scheme other than http(s), mailto or tel as browsers read it ("java\\tscript:" is javascript:), leads off the site without one ("//host"), or is written to read otherwise (a control character, an HTML character reference, a backslash).'],
+  'check/unsafe-link': ['error', 'A link in content uses a scheme other than http(s), mailto or tel as browsers read it ("java\\tscript:" is javascript:), leads off the site without one ("//host"), or is written to read otherwise (an HTML character reference, a backslash, a colon before its first slash).'],
   'check/invalid-link': ['error', 'A link in content is empty or not a URL browsers can follow (a malformed host or port).'],
   'check/broken-link': ['error', 'A site-relative link in content leads to no route.'],
 

@@ -10,6 +10,8 @@ import { artworkPath, isFileSlug, LOGO_URL, sameShape, SHARE_CARD_URL, variantsO
 import type { CatalogueImage } from '../core/catalogue.js';
 import type { Image } from '../core/schema.js';
 import { diagnostic, type CheckContext } from './context.js';
+import { judgeContentUrl } from '../core/content-url.js';
+import { shownUrl } from './references.js';
 
 /** Aspect ratios this close are the same shape (a file saved at twice the declared size is fine). */
 const RATIO_TOLERANCE = 0.01;
@@ -64,11 +66,17 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
 
   const used = new Set<string>();
   const check = (file: string, ptr: string, image: Image) => {
-    const src = image.src.trim();
+    // Judged as links are (src/core/content-url.ts), as browsers read them.
+    const judged = judgeContentUrl(image.src);
+    if (!judged.ok) {
+      out.push(diagnostic('check/unsafe-image', file, `${ptr}/src`, `Image ${shownUrl(image.src)} ${judged.why}, so it is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`));
+      return;
+    }
+    const src = judged.url;
     const url = src.replace(/[?#].*$/, '');
-    if (/^https:\/\//i.test(src)) return;
+    if (judged.scheme === 'https') return;
     // http: too: an https page's browser blocks or rewrites it (mixed content).
-    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//') || src.startsWith('\\')) {
+    if (judged.scheme !== undefined) {
       out.push(diagnostic('check/unsafe-image', file, `${ptr}/src`, `Image "${src.slice(0, 80)}" is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`));
       return;
     }

@@ -9,6 +9,7 @@ import type { Block } from '../core/schema.js';
 import { blockLinks } from '../load/lean.js';
 import { FILE_SLUG_EXPECTED, isFileSlug } from '../core/images.js';
 import type { CheckCode } from '../core/codes.js';
+import { judgeContentUrl } from '../core/content-url.js';
 import { diagnostic, type CheckContext } from './context.js';
 
 export function checkReferences(ctx: CheckContext): Diagnostic[] {
@@ -101,25 +102,26 @@ function checkCategoryTree(ctx: CheckContext): Diagnostic[] {
   return out;
 }
 
-const SAFE_SCHEME = /^(https?:|mailto:|tel:)/i;
-const ANY_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Files the build writes besides routes; content may link to them. */
 const BUILT_FILES = new RegExp(`^\\/(images\\/|assets\\/|sitemap\\.xml$|robots\\.txt$|(?:${ERROR_PAGE_PATTERN})$)`);
 
 /**
- * Links written in content: only http(s), mailto, tel or site-relative, and a
- * site-relative link must lead to a declared route.
+ * Links written in content: only http(s), mailto, tel or site-relative, judged
+ * as browsers read them and as the renderer does (src/core/content-url.ts),
+ * and a site-relative link must lead to a declared route.
  */
 function checkLinks(ctx: CheckContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { catalogue } = ctx;
   const routes = new Set([...ctx.byPath.keys()].map((p) => normalize(p)));
   const check = (file: string, ptr: string, href: string) => {
-    const h = href.trim();
-    if (ANY_SCHEME.test(h) ? !SAFE_SCHEME.test(h) : h.startsWith('//') || h.startsWith('\\')) {
-      out.push(diagnostic('check/unsafe-link', file, ptr, `Link "${h.slice(0, 80)}" uses a scheme the site does not publish; use https:, mailto:, tel: or a path on this site.`));
+    const judged = judgeContentUrl(href);
+    if (!judged.ok) {
+      const code = judged.problem === 'invalid' ? 'check/invalid-link' : 'check/unsafe-link';
+      out.push(diagnostic(code, file, ptr, `Link ${shownUrl(href)} ${judged.why}; the page would show its text without a link. Use https:, mailto:, tel: or a path on this site.`));
       return;
     }
+    const h = judged.url;
     if (h.startsWith('/')) {
       const path = normalize(h.replace(/[?#].*$/, ''));
       if (!routes.has(path) && !BUILT_FILES.test(path)) out.push(diagnostic('check/broken-link', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
@@ -138,6 +140,11 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
     pg.banners.forEach((b, i) => check(ctx.fileOf(pg), pointer('banners', i, 'link'), b.link));
   }
   return out;
+}
+
+/** A URL from content as a message quotes it: at most 80 characters, in quotes, control characters escaped ("java\\tscript:"), so a message never carries them raw. */
+export function shownUrl(url: string): string {
+  return JSON.stringify(url.trim().slice(0, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function normalize(path: string): string {

@@ -22,7 +22,11 @@ export const CODES = {
   'load/missing-data-dir': { severity: 'error', title: 'The data directory does not exist.', fix: 'Pass the catalogue folder with --data-dir, or run the command where data/ is.' },
   'load/missing-file': { severity: 'error', title: 'site.json or routes.json is missing.', fix: 'Restore data/site.json and data/routes.json; every catalogue needs both.' },
   'load/unreadable-file': { severity: 'error', title: 'A file exists but cannot be read.', fix: 'Check the file\'s permissions and that it is a regular file.' },
+  'load/invalid-utf8': { severity: 'error', title: 'A file has bytes that are not UTF-8; the line and column of the first are given.', fix: 'Save the file as UTF-8 (most editors offer it on saving), or retype the character at the line and column given.' },
   'load/invalid-json': { severity: 'error', title: 'A file is not valid JSON; the position of the syntax error is given.', fix: 'Fix the JSON at the line and column given (a missing comma or quote, a trailing comma).' },
+  'load/link-outside-data': { severity: 'error', title: 'A symbolic link under data/ (a file or a folder) leads out of data/; it is not read or published.', fix: 'Replace the link with the file itself, or point it at a file inside data/.' },
+  'load/file-too-large': { severity: 'error', title: 'A data file is over limits.fileBytes of site.json (default 5 MB; routes.json: limits.routesBytes, default 256 MB); it is not read.', fix: 'Shorten the file, or raise the limit in site.json if it is meant to be this large.' },
+  'load/long-text': { severity: 'warning', title: 'A text in a data file is over limits.textChars of site.json (default 100,000 characters).', fix: 'Shorten the text or split it up, or raise limits.textChars.' },
   'load/unexpected-file': { severity: 'warning', title: 'A file or folder in data/ that the layout does not know; it is ignored.', fix: 'Move or delete the file, or put it where the layout expects it (README, "The catalogue in data/").' },
   'load/schema': { severity: 'error', title: 'A value does not match the schema of its file (src/core/schema.ts); one per offending value.', fix: 'Give the field the value the message expects; the schemas are in src/core/schema.ts.' },
 
@@ -74,11 +78,12 @@ export const CODES = {
   'check/multiple-all-categories': { severity: 'error', title: 'More than one category has "all": true.', fix: 'Mark one category only with "all": true.' },
   'check/unknown-reference': { severity: 'error', title: 'An id that points at another entity (category, listedIn, related, featured, parentId) names none.', fix: 'Fix the id, or add the entity it names.' },
   'check/category-cycle': { severity: 'error', title: 'A category is its own ancestor through parentId.', fix: 'Change parentId so that the categories form a tree.' },
-  'check/unsafe-link': { severity: 'error', title: 'A link in content uses a scheme other than http(s), mailto or tel.', fix: 'Link with http(s), mailto or tel, or a path on the site.' },
+  'check/unsafe-link': { severity: 'error', title: 'A link in content uses a scheme other than http(s), mailto or tel as browsers read it ("java\\tscript:" is javascript:), leads off the site without one ("//host"), or is written to read otherwise (an HTML character reference, a backslash, a colon before its first slash).', fix: 'Link with http(s), mailto or tel, or a path on the site, written plainly.' },
+  'check/invalid-link': { severity: 'error', title: 'A link in content is empty or not a URL browsers can follow (a malformed host or port).', fix: 'Write the whole URL, with a valid host, or remove the link.' },
   'check/broken-link': { severity: 'error', title: 'A site-relative link in content leads to no route.', fix: 'Fix the link to name a route that exists, or add that route.' },
 
   // images (data/images/ and the images content names)
-  'check/unsafe-image': { severity: 'error', title: 'An image src uses a scheme other than https (http:, javascript:, data:, …) or starts with "//".', fix: 'Use an https: URL or a file of data/images/.' },
+  'check/unsafe-image': { severity: 'error', title: 'An image src uses a scheme other than https (http:, javascript:, data:, …) as browsers read it, starts with "//", or is not a URL as written (judged as links are).', fix: 'Use an https: URL or a file of data/images/.' },
   'check/missing-image': { severity: 'error', title: 'An image src on this site names no file of data/images/ (nor an image the build makes), or is a relative path.', fix: 'Put the file in data/images/ and name it as /images/<path>, or fix the src.' },
   'check/image-clash': { severity: 'error', title: 'A file of data/images/ would take the URL of an image the build makes (the logo, the share card, a product artwork).', fix: 'Rename the file in data/images/.' },
   'check/unsafe-svg': { severity: 'error', title: 'An SVG in data/images/ has a script, an event handler, a javascript: URL or embedded HTML.', fix: 'Remove the script, event handlers, javascript: URLs and embedded HTML from the SVG, or use a raster image.' },

@@ -149,6 +149,19 @@ export const siteConfig = z
      */
     categoryGroups: z.array(z.object({ id: hexId, name: nonEmpty }).strict()).default([]),
     social: z.object({ linkedin: httpsUrl.optional(), facebook: httpsUrl.optional(), x: httpsUrl.optional() }).strict().default({}),
+    /**
+     * Size limits on data/: a file over fileBytes (routes.json: routesBytes) is an error, a text over textChars a warning. The load stage reads
+     * them from site.json's bytes before validating anything (src/load/limits.ts, which has the defaults); here they
+     * are only validated.
+     */
+    limits: z
+      .object({
+        fileBytes: z.number().int().positive().optional(),
+        routesBytes: z.number().int().positive().optional(),
+        textChars: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type SiteConfig = z.infer<typeof siteConfig>;

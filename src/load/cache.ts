@@ -2,7 +2,7 @@
  * A content-addressed store for the results of loading and checking `data/`
  * (like eslint --cache, but keyed by content, never by mtime): the key hashes
  * every byte the result depends on — each data file's path and content, the
- * layout's stray entries, the data directory as named in diagnostics, the code
+ * layout's stray entries, the links out of data/, the data directory as named in diagnostics, the code
  * of the load, check and core modules, the versions of zod, jsonc-parser and
  * node — so any change anywhere is a miss. A damaged entry is a miss too
  * (its payload carries its own checksum), and entries are written to a temp
@@ -117,6 +117,8 @@ export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = c
   // Every field is length-prefixed or NUL-terminated, so two different snapshots never hash the same input.
   const h = createHash('sha256').update(`${code}\0${snapshot.root}\0${snapshot.base}\0${snapshot.strays.length}\0`);
   for (const s of snapshot.strays) h.update(`${s}\0`);
+  h.update(`${snapshot.links.length}\0`);
+  for (const l of snapshot.links) h.update(`${l.rel}\0${l.target}\0`);
   // Each file by its sha1 (already made while reading it), not its bytes again.
   for (const f of snapshot.files) h.update(`${f.rel}\0${f.into}\0${f.size!}\0${f.digest!}\0`);
   // Images by content too (the check compares their pixel size with what content declares); their bytes are not held, so they do not count against maxBytes.

@@ -10,6 +10,8 @@ import { article, category, newsItem, page, product, routeRegistry, siteConfig }
 import { fieldName, problemPointer, schemaProblems } from './issues.js';
 import { parseJson } from './json.js';
 import { createLocator } from './locate.js';
+import { firstBadByte, invalidUtf8 } from './utf8.js';
+import { longTexts, shownBytes, type DataLimits } from './limits.js';
 import { compareDiagnostics } from './order.js';
 import { bytesOf, ChangedFileError, COLLECTION_DIRS, IMAGE_EXTENSIONS, IMAGES_DIR, readDataDir, type DataFile, type DataSnapshot } from './read.js';
 import { join } from 'node:path';
@@ -81,6 +83,15 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
       message: `${label(rel)} is not part of the catalogue's layout (site.json, routes.json, *.json files in ${COLLECTION_DIRS.map((n) => `${n}/`).join(', ')}, and image files in ${IMAGES_DIR}/: ${IMAGE_EXTENSIONS.join(', ')}, named with letters, digits, '-', '_' and '.', not symbolic links), so it is ignored; move it out or fix its name.`,
     }),
   );
+  const links = snapshot.links.map(
+    ({ rel, target }): Diagnostic => ({
+      code: 'load/link-outside-data',
+      severity: severityOf('load/link-outside-data'),
+      file: label(rel),
+      pointer: '',
+      message: `${label(rel)} is a symbolic link to ${target}, outside the data directory ${base}; the build reads and publishes only what ${base}/ holds, so it is not read. Copy the file into ${base}/ instead of linking to it.`,
+    }),
+  );
   // The search text cap depends on the number of documents, known from the listing before any file is read.
   const maxText = indexedTextChars(snapshot.files.filter((f) => BODY_KIND[f.into] !== undefined).length);
   const results = snapshot.files.map((f): FileResult => {
@@ -92,7 +103,7 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
     return result;
   });
 
-  const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays].sort(compareDiagnostics);
+  const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays, ...links].sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { catalogue: null, diagnostics };
 
   const sourceOf = new WeakMap<object, string>();
@@ -144,6 +155,7 @@ interface FileResult {
 
 function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileResult {
   const { file, error } = f;
+  if (f.tooLarge) return { diagnostics: [tooLarge(f)] };
   let bytes: Buffer | undefined;
   let changed: ChangedFileError | undefined;
   try {
@@ -168,11 +180,13 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
       ],
     };
   }
+  const bad = firstBadByte(bytes);
+  if (bad) return { diagnostics: [invalidUtf8(file, bad)] };
   const text = bytes.toString('utf8');
   const parsed = parseJson(text, file);
   if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };
   const result = schema.safeParse(parsed.value);
-  if (result.success) return { value: result.data, diagnostics: [] };
+  if (result.success) return { value: result.data, diagnostics: longTextWarnings(file, bytes.length, parsed, snapshot.limits) };
 
   // Positions only now that there is something to report.
   const problems = schemaProblems(result.error.issues);
@@ -188,6 +202,44 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
       message: `${fieldName(p.path)}: ${p.message}.`,
     })),
   };
+}
+
+/** A file over limits.fileBytes (routes.json: limits.routesBytes), which was not read (src/load/limits.ts). */
+function tooLarge(f: DataFile): Diagnostic {
+  const { size, limit, field } = f.tooLarge!;
+  return {
+    code: 'load/file-too-large',
+    severity: severityOf('load/file-too-large'),
+    file: f.file,
+    pointer: '',
+    message:
+      `${f.file} is ${shownBytes(size)}, over the limit of ${shownBytes(limit)} (${limit} bytes) for a data file (limits.${field} in site.json), so it is not read: ` +
+      'a file this large is most likely a paste or export accident, and its page would be as large. Shorten it, or raise the limit if it is meant to be this large.',
+  };
+}
+
+/** A warning for each text of a file longer than limits.textChars; a file with fewer bytes than that has none (a character takes at least a byte). */
+function longTextWarnings(file: string, size: number, parsed: { value: unknown; text: string }, limits: DataLimits): Diagnostic[] {
+  if (size <= limits.textChars) return [];
+  const paths = longTexts(parsed.value, limits.textChars);
+  if (paths.length === 0) return [];
+  const pointers = paths.map((p) => problemPointer(p));
+  const positions = createLocator(parsed.text).locateMany(pointers);
+  return paths.map((path, i): Diagnostic => {
+    const length = (pointerValue(parsed.value, path) as string).length;
+    return {
+      code: 'load/long-text',
+      severity: severityOf('load/long-text'),
+      file,
+      pointer: pointers[i],
+      ...positions[i],
+      message: `${fieldName(path)}: a text of ${length.toLocaleString('en-US')} characters, over the limit of ${limits.textChars.toLocaleString('en-US')} (limits.textChars in site.json); shorten it or split it up.`,
+    };
+  });
+}
+
+function pointerValue(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], value);
 }
 
 export type { Catalogue } from '../core/catalogue.js';

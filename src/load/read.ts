@@ -5,11 +5,12 @@
  * a cache hit must not pay for importing it.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type * as ImageSize from 'image-size';
 import { shownSize, URL_SAFE_NAME } from '../core/images.js';
+import { DEFAULT_LIMITS, limitsOf, type DataLimits } from './limits.js';
 
 /** The per-entity folders of `data/`, one JSON file per entity. */
 export const COLLECTION_DIRS = ['categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -60,6 +61,8 @@ export interface DataFile {
   size?: number;
   digest?: string;
   error?: NodeJS.ErrnoException;
+  /** Set instead of the bytes when the file is over the limit of bytes a data file may have: it was not read. */
+  tooLarge?: { size: number; limit: number; field: 'fileBytes' | 'routesBytes' };
 }
 
 export interface DataSnapshot {
@@ -75,6 +78,25 @@ export interface DataSnapshot {
   strays: string[];
   /** The files of `data/images/`, sorted; their bytes are not held. */
   images: DataImageFile[];
+  /** Symbolic links under data/ that lead out of it, sorted: none of them is read, listed or published. */
+  links: OutsideLink[];
+  /** The limits site.json sets (see src/load/limits.ts); the defaults when it sets none or is unreadable. */
+  limits: DataLimits;
+}
+
+/**
+ * A symbolic link under `data/` whose target is outside it (or, dangling,
+ * would be). The build reads and publishes only what `data/` holds: followed,
+ * such a link would put any file of the machine (~/.npmrc, /etc/passwd) into
+ * a page or under /images/. A link that stays inside `data/` adds nothing
+ * `data/` does not already hold, so a JSON file through one is read like any
+ * other; an image through one is still not published (see imageFilesIn).
+ */
+export interface OutsideLink {
+  /** Relative to the data directory, forward slashes. */
+  rel: string;
+  /** Where it leads: the target's real path, or for a dangling link where its target would be. */
+  target: string;
 }
 
 /** sha1 of a file's bytes, hex: how the cache key and a lean catalogue's body references name a file's content. */
@@ -109,28 +131,40 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
   const root = resolve(dataDir);
   const base = dataDir.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
   const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);
-  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [] };
+  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [], links: [], limits: { ...DEFAULT_LIMITS } };
 
-  const listings = COLLECTION_DIRS.map((dir) => ({ dir, ...jsonFilesIn(root, dir) }));
-  const entries: Array<Pick<DataFile, 'rel' | 'into'>> = [
+  const guard = linkGuard(root);
+  const top = topEntries(root, guard);
+  const listings = COLLECTION_DIRS.filter((dir) => !top.outside.has(dir)).map((dir) => ({ dir, ...jsonFilesIn(root, dir, guard) }));
+  // A single file that leads out of data/ is not read; its OutsideLink is the error.
+  const singles: Array<Pick<DataFile, 'rel' | 'into'>> = [
     { rel: SINGLE_FILES.site, into: 'site' },
     { rel: SINGLE_FILES.routes, into: 'routes' },
-    ...listings.flatMap((l) => l.files.map((rel) => ({ rel, into: l.dir }))),
   ];
+  const entries = [...singles.filter((e) => !top.outside.has(e.rel)), ...listings.flatMap((l) => l.files.map((rel) => ({ rel, into: l.dir })))];
   // Synchronous reads, one file at a time: for a thousand small files they are
   // ten times faster than fs.promises (four thread-pool round trips per file).
   let held = 0;
+  // site.json comes first and sets the limits of the files after it (itself is held to the default one, then to its own).
+  let limits = { ...DEFAULT_LIMITS };
   const files = entries.map((e): DataFile => {
     const file = label(e.rel);
     try {
-      const bytes = readFileSync(join(root, e.rel));
+      const field = e.into === 'routes' ? 'routesBytes' : 'fileBytes';
+      const read = readWithin(join(root, e.rel), limits[field]);
+      if (e.into === 'site') limits = limitsOf(Buffer.isBuffer(read) ? read : undefined);
+      if (!Buffer.isBuffer(read) || read.length > limits[field]) {
+        const size = Buffer.isBuffer(read) ? read.length : read.size;
+        return { ...e, file, tooLarge: { size, limit: limits[field], field } };
+      }
+      const bytes = read;
       held += bytes.length;
       return { ...e, file, bytes: held <= keepBytes ? bytes : undefined, size: bytes.length, digest: digestOf(bytes) };
     } catch (err) {
       return { ...e, file, error: err as NodeJS.ErrnoException };
     }
   });
-  const found = imageFilesIn(root);
+  const found = top.outside.has(IMAGES_DIR) ? { files: [], strays: [] } : imageFilesIn(root, guard);
   const images = found.files.flatMap((rel): DataImageFile[] => {
     let bytes: Buffer;
     try {
@@ -142,15 +176,80 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
     const scripted = /\.svg$/i.test(rel) && isScriptedSvg(bytes.toString('utf8'));
     return [{ rel, file: label(rel), size: bytes.length, digest: digestOf(bytes), ...pixelSize(bytes), ...(scripted && { scripted }) }];
   });
-  const strays = [...strayEntries(root), ...listings.flatMap((l) => l.strays), ...found.strays.sort()];
-  return { root, base, exists: true, files, strays, images };
+  const strays = [...top.strays, ...listings.flatMap((l) => l.strays), ...found.strays.sort()];
+  const links = guard.found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { root, base, exists: true, files, strays, images, links, limits };
+}
+
+/**
+ * A file's bytes, or only its size when that is over `limit`: an oversize
+ * file is never held in memory. A file that grew past the limit while it was
+ * read is returned whole; the caller measures what it got.
+ */
+function readWithin(path: string, limit: number): Buffer | { size: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile() && st.size > limit) return { size: st.size };
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Decides whether an entry that is a symbolic link leads out of data/, and keeps those that do. */
+interface LinkGuard {
+  /** True (and the link is recorded) when the symbolic link `rel` leads out of data/. */
+  leaves(rel: string): boolean;
+  found: OutsideLink[];
+}
+
+function linkGuard(root: string): LinkGuard {
+  let realRoot: string | undefined;
+  const found: OutsideLink[] = [];
+  const within = (dir: string, path: string) => {
+    const r = relative(dir, path);
+    return r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r);
+  };
+  return {
+    found,
+    leaves(rel) {
+      const path = join(root, rel);
+      realRoot ??= realpathSync(root);
+      let target: string;
+      let inside: boolean;
+      try {
+        target = realpathSync(path);
+        inside = within(realRoot, target);
+      } catch {
+        // Dangling (or a loop): judged by where it points, as written, from where it is.
+        target = resolve(dirname(path), readlinkSync(path));
+        inside = within(root, target) || within(realRoot, target);
+      }
+      if (!inside) found.push({ rel, target });
+      return !inside;
+    },
+  };
+}
+
+/** The top level of data/: the names it holds that lead out of it, and the entries the layout does not know (a misspelt folder would otherwise vanish silently). */
+function topEntries(root: string, guard: LinkGuard): { outside: Set<string>; strays: string[] } {
+  const known = new Set<string>([SINGLE_FILES.site, SINGLE_FILES.routes, ...COLLECTION_DIRS, IMAGES_DIR]);
+  const outside = new Set<string>();
+  const strays: string[] = [];
+  for (const e of readdirSync(root, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    if (e.isSymbolicLink() && guard.leaves(e.name)) outside.add(e.name);
+    else if (!known.has(e.name)) strays.push(e.name);
+  }
+  return { outside, strays: strays.sort() };
 }
 
 /**
  * Image files under `data/images/`, to any depth, sorted; anything else
  * there (another kind of file, a name a URL would have to escape) is a stray.
  */
-function imageFilesIn(root: string): { files: string[]; strays: string[] } {
+function imageFilesIn(root: string, guard: LinkGuard): { files: string[]; strays: string[] } {
   const files: string[] = [];
   const strays: string[] = [];
   const walk = (dir: string) => {
@@ -166,10 +265,11 @@ function imageFilesIn(root: string): { files: string[]; strays: string[] } {
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const rel = `${dir}/${e.name}`;
+      if (e.isSymbolicLink() && guard.leaves(rel)) continue;
       // Each name becomes a segment of the image's URL, which must need no escaping.
       if (e.isDirectory() && URL_SAFE_NAME.test(e.name)) walk(rel);
-      // Regular files only: the build publishes these bytes as they are, and a link (to ~/.npmrc, say) would
-      // publish whatever it points at. A JSON link is safe by comparison: it has to pass a schema.
+      // Regular files only: the build publishes these bytes as they are, unchecked. A link out of data/ is an
+      // error (OutsideLink); one that stays inside is not published either (a stray), as README promises.
       else if (e.isFile() && URL_SAFE_NAME.test(e.name) && IMAGE_EXTENSION.test(e.name)) files.push(rel);
       else strays.push(rel);
     }
@@ -210,8 +310,8 @@ function pixelSize(bytes: Uint8Array): { width?: number; height?: number } {
  * readdir: fast-glob's import alone costs more start-up time than listing
  * these folders takes.
  */
-function jsonFilesIn(root: string, dir: string): { files: string[]; strays: string[] } {
-  let entries;
+function jsonFilesIn(root: string, dir: string, guard: LinkGuard): { files: string[]; strays: string[] } {
+  let entries: Dirent[];
   try {
     entries = readdirSync(join(root, dir), { withFileTypes: true });
   } catch (err) {
@@ -222,17 +322,10 @@ function jsonFilesIn(root: string, dir: string): { files: string[]; strays: stri
   const strays: string[] = [];
   for (const e of entries) {
     if (e.name.startsWith('.')) continue; // editors' and systems' hidden files
+    if (e.isSymbolicLink() && guard.leaves(`${dir}/${e.name}`)) continue;
     (e.name.endsWith('.json') && (e.isFile() || e.isSymbolicLink()) ? files : strays).push(`${dir}/${e.name}`);
   }
   return { files: files.sort(), strays: strays.sort() };
-}
-
-/** Top-level entries of data/ that the layout does not know (a misspelt folder would otherwise vanish silently). */
-function strayEntries(root: string): string[] {
-  const known = new Set<string>([SINGLE_FILES.site, SINGLE_FILES.routes, ...COLLECTION_DIRS, IMAGES_DIR]);
-  return readdirSync(root)
-    .filter((name) => !name.startsWith('.') && !known.has(name))
-    .sort();
 }
 
 function isDirectory(path: string): boolean {

@@ -4,27 +4,18 @@
  * `safeHref` before it becomes an attribute.
  */
 import type { Block, Inline, RichText } from '../core/schema.js';
-
-/** Schemes a link from content may use; anything else (javascript:, data:, vbscript:) renders as text. */
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
+import { judgeContentUrl } from '../core/content-url.js';
 
 /**
- * Returns the href when it is safe to emit, otherwise null. Browsers drop
- * whitespace and control characters inside a scheme ("java\tscript:"), so
- * they are removed before the scheme is read.
+ * Returns the href (trimmed) when it is safe to emit, otherwise null: the
+ * judgement of src/core/content-url.ts, which the check applies too, so a
+ * link the check passes is never dropped here. Browsers drop whitespace and
+ * control characters inside a scheme ("java\tscript:"); that judgement reads
+ * the scheme as they do.
  */
 export function safeHref(href: string): string | null {
-  const trimmed = href.trim();
-  if (trimmed === '') return null;
-  const squeezed = trimmed.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  // Backslashes are read as slashes by browsers: "\\evil.com" would leave the site.
-  if (squeezed.includes('\\')) return null;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(squeezed);
-  if (scheme) return SAFE_SCHEMES.has(scheme[1].toLowerCase()) ? trimmed : null;
-  // A colon before the first slash, ? or # would be read as a scheme by some parsers.
-  const head = squeezed.split(/[/?#]/, 1)[0];
-  if (head.includes(':')) return null;
-  return trimmed;
+  const judged = judgeContentUrl(href);
+  return judged.ok ? judged.url : null;
 }
 
 /** Characters a URL path may carry as they are; everything else is percent-encoded. */

@@ -6,6 +6,9 @@ import { checkCatalogue, compareDiagnostics, outputFileOf, pathProblems, resolve
 import { loadCatalogue } from '../../src/load/index.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { CODES } from '../../src/core/codes.js';
+import { load as cheerio } from 'cheerio';
+import { createSiteModel } from '../../src/model/model.js';
+import { renderRoute } from '../../src/render/page.js';
 import { BASE_DATA, scenario } from './fixture.js';
 
 async function load(data: string): Promise<Catalogue> {
@@ -136,6 +139,22 @@ const SCENARIOS: Array<[string, string[][]]> = [
       ['error', 'check/broken-link', 'news/expo-2024.json', '/body/0/text/3/href'],
     ],
   ],
+  [
+    // URLs that hide their scheme or their host from a reader, as browsers read them (WHATWG URL standard).
+    'check-obfuscated-link',
+    [
+      ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/1/href'],
+      ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/2/href'],
+      ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/3/href'],
+      ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/4/href'],
+      ['error', 'check/unsafe-link', 'news/expo-2024.json', '/body/0/text/5/href'],
+      ['error', 'check/invalid-link', 'news/expo-2024.json', '/body/0/text/6/href'],
+      ['error', 'check/invalid-link', 'news/expo-2024.json', '/body/0/text/7/href'],
+      ['error', 'check/unsafe-link', 'pages/home.json', '/banners/0/link'],
+      ['error', 'check/unsafe-image', 'products/ginger-extract.json', '/images/0/src'],
+      ['error', 'check/unsafe-image', 'products/ginger-extract.json', '/images/1/src'],
+    ],
+  ],
 ];
 
 describe('checkCatalogue finds exactly the fault of each scenario', () => {
@@ -149,6 +168,20 @@ describe('checkCatalogue finds exactly the fault of each scenario', () => {
 
 describe('diagnostic messages an editor can act on', () => {
   const message = async (name: string, code: string) => (await run(name)).diagnostics.find((d) => d.code === code)!.message;
+
+  it('a disguised link or image says what browsers would read, with its control characters escaped', async () => {
+    const { diagnostics } = await run('check-obfuscated-link');
+    const at = (ptr: string) => diagnostics.find((d) => d.pointer === ptr)!.message;
+    expect(at('/body/0/text/1/href')).toBe(
+      'Link "java\\tscript:alert(1)" uses the scheme "javascript:", hidden by characters that browsers remove before reading it; the page would show its text without a link. Use https:, mailto:, tel: or a path on this site.',
+    );
+    expect(at('/banners/0/link')).toContain('has the HTML character reference "&#x6A;" (read as HTML it would be a javascript: URL)');
+    expect(at('/body/0/text/5/href')).toContain('has a backslash, which browsers read as "/"');
+    expect(at('/images/1/src')).toBe(
+      'Image "\\u0001javascript:alert(1)" uses the scheme "javascript:", hidden by characters that browsers remove before reading it, so it is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.',
+    );
+    expect(at('/body/0/text/2/href')).toContain('uses the scheme "javascript:", hidden by characters that browsers remove');
+  });
 
   it('a conflicting duplicate lists both declarations and what differs', async () => {
     expect(await message('check-conflicting-route', 'check/conflicting-route')).toBe(
@@ -375,5 +408,37 @@ describe('compareDiagnostics', () => {
     const d = (file: string, pointer: string, code: string): Diagnostic => ({ code, severity: 'error', file, pointer, message: '' });
     const sorted = [d('b', '', 'x'), d('a', '/10/path', 'a'), d('a', '/9/path', 'b'), d('a', '/9', 'z'), d('a', '/9/path', 'a')].sort(compareDiagnostics);
     expect(sorted.map((x) => `${x.file}${x.pointer} ${x.code}`)).toEqual(['a/9 z', 'a/9/path a', 'a/9/path b', 'a/10/path a', 'b x']);
+  });
+});
+
+describe('links: the check and the renderer judge alike', () => {
+  // Whatever the check lets through renders as a link; whatever it refuses would render as text.
+  const HREFS = [
+    '/products', ' /herb-extract ', 'https://example.com/a?b=1&c=2', 'HTTP://example.com', 'mailto:sales@example.com', 'tel:+8629123', '#inquire', '?type=quote', 'relative/path',
+    '\u0001https://example.com/x\u0000 ', 'https://example.com/a\u0000b',
+    'javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)', '\u0001javascript:alert(1)', ' \u0000 javascript:alert(1)',
+    'java\u0001script:alert(1)', 'java\u0085script:alert(1)', 'java\u200bscript:alert(1)', '&#106;avascript:alert(1)', '&#x6a;avascript:alert(1)', '&#106avascript:alert(1)', 'javascript&colon;alert(1)',
+    'https://example.com/?a=1&amp;b=2', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox', '//evil.example', '/\\evil.example', '\\\\evil.example', '/\t/evil.example',
+    'https://exa mple.com', 'https://example.com:99999/', 'http://', '1x:y', ' ',
+  ];
+
+  it('every link the check passes renders as an anchor, and every one it refuses does not', async () => {
+    const data = scenario(null);
+    const file = join(data, 'news/expo-2024.json');
+    const news = JSON.parse(readFileSync(file, 'utf8'));
+    news.body = [{ type: 'paragraph', text: HREFS.map((href, i) => ({ text: `link-${i}`, href })) }];
+    writeFileSync(file, JSON.stringify(news));
+    const catalogue = await load(data);
+    const found = checkCatalogue(catalogue);
+    const refused = new Set(found.filter((d) => d.code === 'check/unsafe-link' || d.code === 'check/invalid-link').map((d) => Number(/^\/body\/0\/text\/(\d+)\/href$/.exec(d.pointer)![1])));
+    // eslint-disable-next-line no-control-regex
+    expect(found.filter((d) => /[\u0000-\u001f\u007f-\u009f]/.test(d.message))).toEqual([]);
+    expect(found.filter((d) => d.code === 'check/broken-link')).toEqual([]);
+    const route = catalogue.routes.find((r) => r.screen === 'news-detail')!;
+    const $ = cheerio(renderRoute(createSiteModel(catalogue, { css: '/a.css', js: '/a.js', search: '/s.js' }), route));
+    const anchors = new Set($('a').toArray().map((a) => $(a).text()));
+    const verdicts = HREFS.map((href, i) => [href, refused.has(i) ? 'refused' : 'passed', anchors.has(`link-${i}`) ? 'anchor' : 'text']);
+    expect(verdicts.filter(([, check, page]) => (check === 'passed') !== (page === 'anchor'))).toEqual([]);
+    expect(verdicts.filter(([, check]) => check === 'passed').map(([href]) => href)).toEqual(HREFS.slice(0, 11));
   });
 });

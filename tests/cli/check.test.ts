@@ -3,7 +3,7 @@
  * catalogue and on broken copies. Needs the compiled CLI (`npm run compile`).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,30 @@ describe('site check on a broken copy', () => {
     const r = site(['check', '--data-dir', broken]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(`${broken}/site.json:3:3  error  load/invalid-json  Not valid JSON: a comma between items was expected`);
+  });
+});
+
+describe('site check on bytes, links and sizes it must not publish', () => {
+  it('exits 1, naming the file and, for a byte that is not UTF-8, its line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-cli-faults-'));
+    const data = join(dir, 'data');
+    cpSync(join(ROOT, 'tests/fixtures/check-base/data'), data, { recursive: true });
+    writeFileSync(join(data, 'news/expo-2024.json'), Buffer.concat([readFileSync(join(data, 'news/expo-2024.json')).subarray(0, 20), Buffer.from([0xff]), Buffer.from('"}')]));
+    writeFileSync(join(dir, 'outside.json'), readFileSync(join(data, 'products/ginger-extract.json')));
+    symlinkSync(join(dir, 'outside.json'), join(data, 'products/outside.json'));
+    writeFileSync(join(data, 'products/ginger-extract.json'), readFileSync(join(data, 'products/ginger-extract.json'), 'utf8') + ' '.repeat(5 * 1024 * 1024));
+    const r = site(['check', '--json', '--data-dir', data]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).toBe(1);
+    const doc = JSON.parse(r.stdout) as JsonReport;
+    expect(doc.diagnostics.map((d) => [d.code, d.file.slice(data.length + 1)])).toEqual([
+      ['load/invalid-utf8', 'news/expo-2024.json'],
+      ['load/link-outside-data', 'products/outside.json'],
+      ['load/file-too-large', 'products/ginger-extract.json'],
+    ].sort((a, b) => (a[1] < b[1] ? -1 : 1)));
+    const utf8 = doc.diagnostics.find((d) => d.code === 'load/invalid-utf8')!;
+    const before = readFileSync(join(ROOT, 'tests/fixtures/check-base/data/news/expo-2024.json'), 'utf8').slice(0, 20).split('\n');
+    expect([utf8.line, utf8.column]).toEqual([before.length, before.at(-1)!.length + 1]);
   });
 });
 

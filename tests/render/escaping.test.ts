@@ -71,6 +71,10 @@ describe('safeHref', () => {
     ['data:text/html,<script>alert(1)</script>', false],
     ['vbscript:msgbox', false],
     ['\\\\evil.com', false],
+    ['//evil.com', false],
+    ['/\t/evil.com', false],
+    ['&#106;avascript:alert(1)', false],
+    ['https://exa mple.com', false],
     ['', false],
   ])('%j safe=%s', (href, safe) => {
     expect(safeHref(href) !== null).toBe(safe);

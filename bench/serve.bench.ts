@@ -18,6 +18,9 @@
  * access log (`site serve` keeps none either). Requests carry a browser's
  * Accept-Encoding, so `site serve` sends its brotli bodies.
  *
+ * `--old=<checkout>` adds `site old`: the `bin/site serve` of another
+ * compiled checkout (say, main), under the same load in the same run.
+ *
  * The site served is `--dir=<folder>` if given, else `dist/` when it has been
  * built, else a synthetic dist made of the serve test fixture with 300
  * product pages. `--runs=n` and `--duration=seconds` change the schedule
@@ -142,8 +145,48 @@ interface Figures {
   rps: number;
   p99: number;
   failed: number;
+  /** CPU time the server's processes spent per request (µs), NaN where /proc cannot tell. */
+  cpuUs: number;
 }
-const figures = (r: AutocannonResult): Figures => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts });
+const figures = (r: AutocannonResult, cpuMs: number): Figures => {
+  const requests = r['2xx'] + r.non2xx;
+  return { rps: r.requests.average, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts, cpuUs: (cpuMs * 1000) / requests };
+};
+
+/**
+ * CPU time (ms, user + system) used so far by the processes of a process
+ * group (a server and, for nginx, its workers), from /proc; NaN elsewhere.
+ * On a shared machine this is steadier than requests per second: it does
+ * not count the time the server waited for a core.
+ */
+function cpuMsOfGroup(pgid: number): number {
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // After "pid (comm) ": state ppid pgrp … utime is field 14 and stime 15 of the whole line.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return NaN;
+  }
+  return ticks * tick;
+}
+
+/** One load against a server, with the CPU time its processes spent on it. */
+async function measured(server: { child: ChildProcess }, run: () => Promise<AutocannonResult>): Promise<[AutocannonResult, number]> {
+  const before = cpuMsOfGroup(server.child.pid!);
+  const r = await run();
+  return [r, cpuMsOfGroup(server.child.pid!) - before];
+}
 
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
@@ -189,13 +232,18 @@ export async function run(args: string[]): Promise<void> {
   const what = given ? given : dist === built ? 'dist/' : 'synthetic dist (no dist/ built yet)';
   process.stdout.write(`site: ${what}, ${paths.length} pages cycled; ${runs} runs of ${seconds} s; Accept-Encoding: ${HEADERS['accept-encoding']}\n`);
 
-  const sitePort = await freePort();
-  const site = spawn(process.execPath, [BIN, 'serve', '--dir', dist, '--port', String(sitePort), '--data-dir', join(work, 'data'), '--rate-limit', '0'], {
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const servers: Array<{ name: string; url: string; child: ChildProcess }> = [{ name: 'site', url: `http://127.0.0.1:${sitePort}`, child: site }];
+  const startSite = async (name: string, bin: string) => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'serve', '--dir', dist, '--port', String(port), '--data-dir', join(work, `data-${name}`), '--rate-limit', '0'], {
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'ignore',
+      detached: true,
+    });
+    return { name, url: `http://127.0.0.1:${port}`, child };
+  };
+  const servers: Array<{ name: string; url: string; child: ChildProcess }> = [await startSite('site', BIN)];
+  const old = optionText(args, 'old');
+  if (old) servers.push(await startSite('site old', join(resolve(old), 'bin/site')));
   if (existsSync(NGINX)) {
     for (const [name, workers] of [['nginx 1 worker', '1'], ['nginx auto', 'auto']] as const) {
       const port = await freePort();
@@ -225,28 +273,36 @@ export async function run(args: string[]): Promise<void> {
     for (const s of servers) await load(s.url, 20, 1, pageRequests(paths));
 
     const results = new Map<string, Figures[]>();
-    const record = (name: string, r: AutocannonResult) => results.set(name, [...(results.get(name) ?? []), figures(r)]);
+    const record = (name: string, [r, cpuMs]: [AutocannonResult, number]) => results.set(name, [...(results.get(name) ?? []), figures(r, cpuMs)]);
     for (let i = 0; i < runs; i++) {
       for (const connections of CONNECTIONS) {
-        for (const s of servers) record(`pages/${s.name} ${connections}`, await load(s.url, connections, seconds, pageRequests(paths)));
+        for (const s of servers) record(`pages/${s.name} ${connections}`, await measured(s, () => load(s.url, connections, seconds, pageRequests(paths))));
       }
       const [pages, inquiries] = await Promise.all([load(siteUrl, 180, seconds, pageRequests(paths)), load(siteUrl, 20, seconds, posts)]);
-      record('mixed/site pages', pages);
-      record('mixed/site inquiries', inquiries);
+      // The CPU time of the mixed load is not split between its two parts.
+      record('mixed/site pages', [pages, NaN]);
+      record('mixed/site inquiries', [inquiries, NaN]);
     }
 
-    process.stdout.write(`${'scenario'.padEnd(28)}${'req/s (median)'.padStart(16)}${'p99 ms (median)'.padStart(17)}${'failed (sum)'.padStart(14)}\n`);
+    process.stdout.write(
+      `${'scenario'.padEnd(28)}${'req/s (median)'.padStart(16)}${'p99 ms (median)'.padStart(17)}${'failed (sum)'.padStart(14)}${'CPU µs/req (median)'.padStart(21)}\n`,
+    );
     for (const [name, rs] of results) {
       const rps = median(rs.map((r) => r.rps));
       const p99 = median(rs.map((r) => r.p99));
       const failed = rs.reduce((a, r) => a + r.failed, 0);
-      process.stdout.write(`${name.padEnd(28)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}\n`);
+      const cpu = median(rs.map((r) => r.cpuUs));
+      const cpuText = Number.isFinite(cpu) ? cpu.toFixed(0) : '-';
+      process.stdout.write(`${name.padEnd(28)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}${cpuText.padStart(21)}\n`);
     }
     const rpsOf = (name: string) => median((results.get(name) ?? []).map((r) => r.rps));
+    const nginxes = servers.filter((s) => s.name.startsWith('nginx'));
     for (const connections of CONNECTIONS) {
       const goal = connections === 200 ? 0.85 : 0.95;
-      const ratios = servers.slice(1).map((s) => `${s.name} ${(rpsOf(`pages/site ${connections}`) / rpsOf(`pages/${s.name} ${connections}`)).toFixed(2)}x`);
-      if (ratios.length > 0) process.stdout.write(`pages at ${connections} connections: site serve / ${ratios.join(', / ')} (goal >= ${goal} of nginx 1 worker)\n`);
+      for (const ours of servers.filter((s) => s.name.startsWith('site'))) {
+        const ratios = nginxes.map((s) => `${s.name} ${(rpsOf(`pages/${ours.name} ${connections}`) / rpsOf(`pages/${s.name} ${connections}`)).toFixed(2)}x`);
+        if (ratios.length > 0) process.stdout.write(`pages at ${connections} connections: ${ours.name} / ${ratios.join(', / ')} (goal >= ${goal} of nginx 1 worker)\n`);
+      }
     }
     const lost = (results.get('mixed/site inquiries') ?? []).reduce((a, r) => a + r.failed, 0);
     process.stdout.write(`failed inquiries under 200 connections: ${lost} (goal 0)\n`);

@@ -235,7 +235,10 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   function remember(target: string, entry: Entry): void {
     if (entry.evicted || entry.generation !== generation || hot.get(target) === entry) return;
     // Percent-encoding gives one file many spellings: a client must not make this map grow without end.
-    if (hot.size >= 100_000) hot.clear();
+    if (hot.size >= 100_000) {
+      hot.clear();
+      for (const e of lru.values()) e.urls = [];
+    }
     hot.set(target, entry);
     entry.urls.push(target);
   }

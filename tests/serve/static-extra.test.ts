@@ -159,9 +159,10 @@ describe('a new build swapped in', () => {
 describe('symbolic links in dist/', () => {
   it('serves the site around a link loop, never follows it, and says so in one line', async () => {
     const box = freshBox();
-    // A folder linking to itself, a link to itself, and a link out of the folder that is not a loop.
+    // A folder linking to itself, a link to itself, a link to nothing, and a link to another folder of dist/.
     symlinkSync('.', join(box.dist, 'monomer', 'again'));
     symlinkSync('self', join(box.dist, 'self'));
+    symlinkSync('gone', join(box.dist, 'dangling'));
     symlinkSync(join(box.dist, 'images'), join(box.dist, 'pictures'));
     const lines: string[] = [];
     const s = await serve(box, { log: (line) => lines.push(line) });
@@ -169,13 +170,14 @@ describe('symbolic links in dist/', () => {
     const linked = await request(s.url, '/pictures/products/bulk-curcumin.svg');
     expect(linked.status).toBe(200);
     expect(linked.body.equals(readFileSync(join(FIXTURE_DIST, 'images/products/bulk-curcumin.svg')))).toBe(true);
-    for (const path of ['/monomer/again', '/monomer/again/bulk-curcumin', '/monomer/again/again/bulk-curcumin', '/self']) {
+    for (const path of ['/monomer/again', '/monomer/again/bulk-curcumin', '/monomer/again/again/bulk-curcumin', '/self', '/dangling']) {
       expect((await request(s.url, path)).status, path).toBe(404);
     }
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('2 symbolic links not served');
+    expect(lines[0]).toContain('3 symbolic links not served');
     expect(lines[0]).toContain('/monomer/again (a loop)');
     expect(lines[0]).toContain('/self (a loop)');
+    expect(lines[0]).toContain('/dangling (leads nowhere)');
   });
 });
 

@@ -1,14 +1,25 @@
 /**
- * `npm run bench -- serve`: load figures of `site serve` beside a plain
- * static server of the ecosystem (`serve@14`, run through npx), in one run.
+ * `npm run bench -- serve`: load figures of `site serve` beside nginx serving
+ * the same dist/, in one run.
  *
  * Scenarios, each run `--runs` times (default 3), medians printed:
- *   pages/site   200 connections GET the page set from `site serve`
- *   pages/serve  the same load against `npx serve@14` (the baseline)
- *   mixed/site   180 connections GET pages + 20 connections POST inquiries
- *                to `site serve` at the same time (rate limit off)
- * Both servers run as child processes and get the same warm-up; requests
- * carry a browser's Accept-Encoding (both servers compress).
+ *   pages/site          N connections GET the page set from `site serve`
+ *   pages/nginx 1 worker  the same load against nginx with one worker process
+ *                       (`site serve` is one Node process: the like-for-like baseline)
+ *   pages/nginx auto    the same against nginx with `worker_processes auto`
+ *   mixed/site          180 connections GET pages + 20 connections POST inquiries
+ *                       to `site serve` at the same time (rate limit off)
+ * with N = 50 and 200. Within a run the scenarios take turns, so that a
+ * change in the machine's load falls on all of them alike.
+ *
+ * nginx is /usr/sbin/nginx (or $NGINX), started unprivileged from a config
+ * written into the bench's temp folder: `try_files $uri $uri/index.html =404`,
+ * its defaults otherwise (sendfile, no compression, 75 s keep-alive), no
+ * access log (`site serve` keeps none either). Requests carry a browser's
+ * Accept-Encoding, so `site serve` sends its brotli bodies.
+ *
+ * `--old=<checkout>` adds `site old`: the `bin/site serve` of another
+ * compiled checkout (say, main), under the same load in the same run.
  *
  * The site served is `--dir=<folder>` if given, else `dist/` when it has been
  * built, else a synthetic dist made of the serve test fixture with 300
@@ -119,7 +130,7 @@ function stop(child: ChildProcess): Promise<void> {
   return new Promise((done) => {
     if (child.exitCode !== null) return done();
     child.once('exit', () => done());
-    // Detached: the group holds npx and the node process it starts.
+    // Detached: each server is a process group of its own (nginx: master and workers).
     process.kill(-child.pid!, 'SIGTERM');
   });
 }
@@ -134,8 +145,80 @@ interface Figures {
   rps: number;
   p99: number;
   failed: number;
+  /** CPU time the server's processes spent per request (µs), NaN where /proc cannot tell. */
+  cpuUs: number;
 }
-const figures = (r: AutocannonResult): Figures => ({ rps: r.requests.average, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts });
+const figures = (r: AutocannonResult, cpuMs: number): Figures => {
+  const requests = r['2xx'] + r.non2xx;
+  return { rps: r.requests.average, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts, cpuUs: (cpuMs * 1000) / requests };
+};
+
+/**
+ * CPU time (ms, user + system) used so far by the processes of a process
+ * group (a server and, for nginx, its workers), from /proc; NaN elsewhere.
+ * On a shared machine this is steadier than requests per second: it does
+ * not count the time the server waited for a core.
+ */
+function cpuMsOfGroup(pgid: number): number {
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // After "pid (comm) ": state ppid pgrp … utime is field 14 and stime 15 of the whole line.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return NaN;
+  }
+  return ticks * tick;
+}
+
+/** One load against a server, with the CPU time its processes spent on it. */
+async function measured(server: { child: ChildProcess }, run: () => Promise<AutocannonResult>): Promise<[AutocannonResult, number]> {
+  const before = cpuMsOfGroup(server.child.pid!);
+  const r = await run();
+  return [r, cpuMsOfGroup(server.child.pid!) - before];
+}
+
+const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+
+/** nginx serving `dist` on 127.0.0.1:port from a config in `dir`, everything it writes inside `dir`. */
+function startNginx(dir: string, dist: string, port: number, workers: string): ChildProcess {
+  mkdirSync(join(dir, 'tmp'), { recursive: true });
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${join(dir, 'tmp', name)};`).join('\n');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    // As root, nginx's workers would drop to `nobody`, who cannot read a dist/ in a private temp folder.
+    `${process.getuid?.() === 0 ? 'user root root;\n' : ''}worker_processes ${workers};
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} error;
+events { worker_connections 4096; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  sendfile on;
+${temp}
+  server {
+    listen 127.0.0.1:${port};
+    root ${dist};
+    location / { try_files $uri $uri/index.html =404; }
+  }
+}
+`,
+  );
+  return spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore', detached: true });
+}
+
+const CONNECTIONS = [200, 50] as const;
 
 export async function run(args: string[]): Promise<void> {
   const runs = option(args, 'runs', 3);
@@ -149,22 +232,30 @@ export async function run(args: string[]): Promise<void> {
   const what = given ? given : dist === built ? 'dist/' : 'synthetic dist (no dist/ built yet)';
   process.stdout.write(`site: ${what}, ${paths.length} pages cycled; ${runs} runs of ${seconds} s; Accept-Encoding: ${HEADERS['accept-encoding']}\n`);
 
-  const sitePort = await freePort();
-  const servePort = await freePort();
-  const site = spawn(process.execPath, [BIN, 'serve', '--dir', dist, '--port', String(sitePort), '--data-dir', join(work, 'data'), '--rate-limit', '0'], {
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const baseline = spawn('npx', ['-y', 'serve@14', '--no-clipboard', '--no-request-logging', '--no-port-switching', '-l', `tcp://127.0.0.1:${servePort}`, dist], {
-    stdio: 'ignore',
-    detached: true,
-  });
-  const siteUrl = `http://127.0.0.1:${sitePort}`;
-  const serveUrl = `http://127.0.0.1:${servePort}`;
+  const startSite = async (name: string, bin: string) => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'serve', '--dir', dist, '--port', String(port), '--data-dir', join(work, `data-${name}`), '--rate-limit', '0'], {
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'ignore',
+      detached: true,
+    });
+    return { name, url: `http://127.0.0.1:${port}`, child };
+  };
+  const servers: Array<{ name: string; url: string; child: ChildProcess }> = [await startSite('site', BIN)];
+  const old = optionText(args, 'old');
+  if (old) servers.push(await startSite('site old', join(resolve(old), 'bin/site')));
+  if (existsSync(NGINX)) {
+    for (const [name, workers] of [['nginx 1 worker', '1'], ['nginx auto', 'auto']] as const) {
+      const port = await freePort();
+      const dir = join(work, name.replace(/\W+/g, '-'));
+      servers.push({ name, url: `http://127.0.0.1:${port}`, child: startNginx(dir, dist, port, workers) });
+    }
+  } else {
+    process.stdout.write(`no nginx at ${NGINX} (apt-get install nginx-light, or set NGINX): site serve is measured alone\n`);
+  }
+  const siteUrl = servers[0].url;
   try {
-    await waitUntilUp(siteUrl, site);
-    await waitUntilUp(serveUrl, baseline);
+    for (const s of servers) await waitUntilUp(s.url, s.child);
     const inquiry = JSON.stringify({
       name: 'Bench Buyer',
       email: 'bench@buyer.example',
@@ -178,31 +269,45 @@ export async function run(args: string[]): Promise<void> {
     });
     const posts = [{ method: 'POST', path: '/api/inquiry', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: inquiry }];
 
-    // Warm-up: both servers see every page once in each encoding the load uses.
-    await load(siteUrl, 20, 1, pageRequests(paths));
-    await load(serveUrl, 20, 1, pageRequests(paths));
+    // Warm-up: every server sees every page once in each encoding the load uses.
+    for (const s of servers) await load(s.url, 20, 1, pageRequests(paths));
 
-    const results: Record<string, Figures[]> = { 'pages/site': [], 'pages/serve': [], 'mixed/site pages': [], 'mixed/site inquiries': [] };
+    const results = new Map<string, Figures[]>();
+    const record = (name: string, [r, cpuMs]: [AutocannonResult, number]) => results.set(name, [...(results.get(name) ?? []), figures(r, cpuMs)]);
     for (let i = 0; i < runs; i++) {
-      results['pages/site'].push(figures(await load(siteUrl, 200, seconds, pageRequests(paths))));
-      results['pages/serve'].push(figures(await load(serveUrl, 200, seconds, pageRequests(paths))));
+      for (const connections of CONNECTIONS) {
+        for (const s of servers) record(`pages/${s.name} ${connections}`, await measured(s, () => load(s.url, connections, seconds, pageRequests(paths))));
+      }
       const [pages, inquiries] = await Promise.all([load(siteUrl, 180, seconds, pageRequests(paths)), load(siteUrl, 20, seconds, posts)]);
-      results['mixed/site pages'].push(figures(pages));
-      results['mixed/site inquiries'].push(figures(inquiries));
+      // The CPU time of the mixed load is not split between its two parts.
+      record('mixed/site pages', [pages, NaN]);
+      record('mixed/site inquiries', [inquiries, NaN]);
     }
 
-    process.stdout.write(`${'scenario'.padEnd(24)}${'req/s (median)'.padStart(16)}${'p99 ms (median)'.padStart(17)}${'failed (sum)'.padStart(14)}\n`);
-    for (const [name, rs] of Object.entries(results)) {
+    process.stdout.write(
+      `${'scenario'.padEnd(28)}${'req/s (median)'.padStart(16)}${'p99 ms (median)'.padStart(17)}${'failed (sum)'.padStart(14)}${'CPU µs/req (median)'.padStart(21)}\n`,
+    );
+    for (const [name, rs] of results) {
       const rps = median(rs.map((r) => r.rps));
       const p99 = median(rs.map((r) => r.p99));
       const failed = rs.reduce((a, r) => a + r.failed, 0);
-      process.stdout.write(`${name.padEnd(24)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}\n`);
+      const cpu = median(rs.map((r) => r.cpuUs));
+      const cpuText = Number.isFinite(cpu) ? cpu.toFixed(0) : '-';
+      process.stdout.write(`${name.padEnd(28)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}${cpuText.padStart(21)}\n`);
     }
-    const ratio = median(results['pages/site'].map((r) => r.rps)) / median(results['pages/serve'].map((r) => r.rps));
-    const lost = results['mixed/site inquiries'].reduce((a, r) => a + r.failed, 0);
-    process.stdout.write(`pages: site serve / serve@14 = ${ratio.toFixed(2)}x (goal >= 1); failed inquiries under 200 connections: ${lost} (goal 0)\n`);
+    const rpsOf = (name: string) => median((results.get(name) ?? []).map((r) => r.rps));
+    const nginxes = servers.filter((s) => s.name.startsWith('nginx'));
+    for (const connections of CONNECTIONS) {
+      const goal = connections === 200 ? 0.85 : 0.95;
+      for (const ours of servers.filter((s) => s.name.startsWith('site'))) {
+        const ratios = nginxes.map((s) => `${s.name} ${(rpsOf(`pages/${ours.name} ${connections}`) / rpsOf(`pages/${s.name} ${connections}`)).toFixed(2)}x`);
+        if (ratios.length > 0) process.stdout.write(`pages at ${connections} connections: ${ours.name} / ${ratios.join(', / ')} (goal >= ${goal} of nginx 1 worker)\n`);
+      }
+    }
+    const lost = (results.get('mixed/site inquiries') ?? []).reduce((a, r) => a + r.failed, 0);
+    process.stdout.write(`failed inquiries under 200 connections: ${lost} (goal 0)\n`);
   } finally {
-    await Promise.all([stop(site), stop(baseline)]);
+    await Promise.all(servers.map((s) => stop(s.child)));
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -50,6 +50,11 @@ export interface ServeOptions {
   /** File cache budget and the largest file kept in memory (bytes); see static.ts. */
   cacheBytes?: number;
   maxEntryBytes?: number;
+  /** How long an idle keep-alive connection is kept open (ms). */
+  keepAliveTimeoutMs?: number;
+  /** How long a client may take to send a request's headers, and the whole request (ms). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -70,9 +75,26 @@ export const DEFAULTS = {
   bodyLimit: 32 * 1024,
   minFillMs: MIN_FILL_MS,
   inquiryPath: '/api/inquiry',
+  /**
+   * Longer than the idle time-outs of the proxies in front (nginx 60 s upstream and 75 s
+   * client, cloud load balancers 60 s): the proxy or crawler closes an idle connection
+   * first, so none sends a request on a connection this server is closing.
+   */
+  keepAliveTimeoutMs: 90_000,
+  /** Slow clients must not hold connections for ever. */
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 30_000,
 } as const;
 
+/**
+ * How often node:http looks for requests past their time-outs: a request is
+ * cut at most this long after its time-out (node's own default, 30 s, cut a
+ * header that never ends after 20-50 s instead of 20).
+ */
+export const timeoutCheckIntervalMs = (headersTimeoutMs: number): number => Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 4)));
+
 export class ServeConfigError extends UserError {
+
   override name = 'ServeConfigError';
 }
 
@@ -133,7 +155,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const store = openStore(opts.dataDir, { create: true });
   const site = opts.apiOnly
     ? null
-    : createStaticSite({ root: opts.dir, cspExtra: opts.cspExtra, watch: opts.watch, cacheBytes: opts.cacheBytes, maxEntryBytes: opts.maxEntryBytes });
+    : createStaticSite({ root: opts.dir, cspExtra: opts.cspExtra, watch: opts.watch, cacheBytes: opts.cacheBytes, maxEntryBytes: opts.maxEntryBytes, log });
   const notifier: Notifier | null = mailer
     ? startNotifier(store, mailer, {
         to: opts.notifyTo!,
@@ -176,7 +198,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       res.writeHead(301, { Location: encodeURI(r.location) + target.search, 'Cache-Control': 'public, max-age=3600' });
       return void res.end();
     }
-    if (r.kind === 'file') return site.send(req, res, r.file);
+    // A target without a query is the key under which sendCached finds this file next time.
+    if (r.kind === 'file') return site.send(req, res, r.file, 200, target.search === '' ? req.url : undefined);
     return site.sendNotFound(req, res);
   }
 
@@ -187,7 +210,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (!res.headersSent) res.setHeader('Connection', 'close');
     res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
   };
-  const server = createServer((req, res) => {
+  const headersTimeout = opts.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs;
+  const server = createServer({
+    headersTimeout,
+    requestTimeout: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    connectionsCheckingInterval: timeoutCheckIntervalMs(headersTimeout),
+  });
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? DEFAULTS.keepAliveTimeoutMs;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // A page answered before, from memory, in one write: nothing in flight to track.
+    if (site !== null && closing === null && site.sendCached(req, res)) return;
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
     if (closing) lastOnConnection(res);
@@ -205,9 +237,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       }
     });
   });
-  // Slow clients must not hold connections for ever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 20_000;
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -231,8 +260,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       for (const res of inFlight) lastOnConnection(res);
+      // Responses sendCached wrote just before are not in flight: their connections go once idle.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const grace = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
       await done;
+      clearInterval(sweep);
       clearTimeout(grace);
       await notifier?.stop();
       site?.close();

@@ -2,30 +2,31 @@
  * The static half of `site serve`: route paths to files of dist/, and files
  * to responses.
  *
- * sirv owns what a file *is*: its production index of dist/ (built once at
- * start, real non-hidden files only, so a lookup can never reach outside the
- * folder) and its content type. This module owns how a file is *sent*:
- * sirv's own sender reads `bytes=0-0` as the whole file and `bytes=-500` as
- * the first 500 bytes, ignores If-Modified-Since and If-Range, cannot
- * compress on the fly and has no error handler on its read stream, so it is
- * asked for metadata only (see `probe`) and this module answers the request.
+ * What a file *is* comes from this server's own index of dist/ (file-index.ts:
+ * one walk at start and after each swap of dist/, real non-hidden files only,
+ * so a lookup can never reach outside the folder) and its extension
+ * (content-type.ts). How it is *sent* is RFC 9110 as http.ts reads it.
  *
  * Files up to `maxEntryBytes` are kept in memory with their br and gzip
  * variants (computed once per file, or read from precompressed `.br`/`.gz`
  * siblings), in an LRU bounded by `cacheBytes`; larger files are streamed.
+ * For each variant in memory the whole response head is prepared once, so a
+ * plain GET of a URL already answered is one map lookup and one write
+ * (`sendCached`).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, watch, type FSWatcher, type Stats, realpathSync } from 'node:fs';
+import { createReadStream, watch, type FSWatcher } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import sirv from 'sirv';
+import { contentTypeOf } from './content-type.js';
+import { type FileIndex, describeSkipped, indexFolder } from './file-index.js';
 import { type Encoding, isCompressible, isNotModified, negotiateEncoding, parseRange } from './http.js';
 import { isHiddenPath } from './paths.js';
 import { REVALIDATE, cacheControlOf } from '../core/http-headers.js';
-import { type CspExtra, NO_INLINE, contentSecurityPolicy, inlineHashes } from './security.js';
+import { type CspExtra, NO_INLINE, SECURITY_HEADERS, contentSecurityPolicy, inlineHashes } from './security.js';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -42,12 +43,22 @@ export interface StaticOptions {
   maxEntryBytes?: number;
   /** Re-index when the build swaps dist/ in (default true). */
   watch?: boolean;
+  /** Where the index reports what it left out (symbolic links that loop, dangle or lead out of dist/). */
+  log?: (line: string) => void;
 }
 
 export type Resolution = { kind: 'file'; file: string } | { kind: 'redirect'; location: string } | { kind: 'missing' };
 
+/** A response prepared whole: its head as a flat [name, value, …] list for writeHead, and its body. */
+interface Prepared {
+  headers: string[];
+  body: Buffer;
+}
+
 interface Entry {
   file: string;
+  /** The index generation it was loaded in: an entry of an older dist/ is never remembered. */
+  generation: number;
   abs: string;
   size: number;
   mtimeMs: number;
@@ -60,6 +71,10 @@ interface Entry {
   body: Buffer | null;
   compressible: boolean;
   variants: Map<Encoding, Promise<Buffer | null>>;
+  /** The 200 responses ready to send, by the encoding negotiated; absent until that variant is in memory. */
+  prepared: { identity?: Prepared; br?: Prepared; gzip?: Prepared };
+  /** Raw request targets answered with this file (keys of the hot map), dropped with it. */
+  urls: string[];
   /** Bytes held (body and variants), and whether the LRU already let go of it. */
   cost: number;
   evicted: boolean;
@@ -70,8 +85,18 @@ export interface StaticSite {
   /** The CSP of responses that are not HTML pages. */
   readonly baseCsp: string;
   resolve(path: string): Resolution;
-  /** Answers a GET or HEAD for a file that `resolve` returned. */
-  send(req: IncomingMessage, res: ServerResponse, file: string, status?: number): Promise<void>;
+  /**
+   * Answers a GET or HEAD for a file that `resolve` returned. With `target`
+   * (the raw request target, when it has no query) later plain requests for
+   * it can be answered by `sendCached`.
+   */
+  send(req: IncomingMessage, res: ServerResponse, file: string, status?: number, target?: string): Promise<void>;
+  /**
+   * Answers a GET or HEAD at once from memory when its target was answered
+   * before and nothing in the request needs more than the prepared response
+   * (no Range, no conditional headers); false when it has not answered.
+   */
+  sendCached(req: IncomingMessage, res: ServerResponse): boolean;
   /** Answers with dist/404.html and status 404. */
   sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Answers with dist/500.html and status 500 (a request that failed on our side). */
@@ -84,54 +109,6 @@ export interface StaticSite {
   close(): void;
 }
 
-interface Probe {
-  contentType: string;
-  stats: Stats;
-}
-
-/** Thrown by the probe response's writeHead to stop sirv before it opens the file. */
-const PROBED = Symbol('probed');
-
-/**
- * Asks sirv's index about one file without letting it send anything: sirv
- * computes the headers, calls `setHeaders` (stats) and then `writeHead`, where
- * the probe response records them and stops it.
- */
-function probeWith(handler: ReturnType<typeof sirv>, file: string): Probe | null {
-  let found: Probe | null = null;
-  let stats: Stats | undefined;
-  const headers = new Map<string, unknown>();
-  const res = {
-    setHeader: (k: string, v: unknown) => void headers.set(k.toLowerCase(), v),
-    getHeader: (k: string) => headers.get(k.toLowerCase()),
-    writeHead: (_code: number, h: Record<string, unknown>) => {
-      for (const [k, v] of Object.entries(h)) headers.set(k.toLowerCase(), v);
-      found = { contentType: String(headers.get('content-type') ?? 'application/octet-stream'), stats: stats! };
-      throw PROBED;
-    },
-    end: () => undefined,
-    __stats: (s: Stats) => (stats = s),
-  };
-  const req = { url: encodeURI(file), headers: {}, method: 'GET' };
-  try {
-    handler(req as unknown as IncomingMessage, res as unknown as ServerResponse, () => undefined);
-  } catch (err) {
-    if (err !== PROBED) throw err;
-  }
-  return found;
-}
-
-function createSirv(root: string): ReturnType<typeof sirv> {
-  return sirv(root, {
-    dev: false,
-    etag: false,
-    dotfiles: false,
-    // Only exact files: this module decides what a clean URL maps to.
-    extensions: [],
-    setHeaders: (res, _path, stats) => (res as unknown as { __stats(s: Stats): void }).__stats(stats),
-  });
-}
-
 const contentEtag = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 const statEtag = (size: number, mtimeMs: number): string => `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
 const variantEtag = (etag: string, enc: Encoding): string => `${etag.slice(0, -1)}-${enc}"`;
@@ -139,29 +116,40 @@ const variantEtag = (etag: string, enc: Encoding): string => `${etag.slice(0, -1
 export function createStaticSite(opts: StaticOptions): StaticSite {
   /** dist/ as named; it may be a symlink that a deploy swaps, so its real path is looked up again on reload. */
   const root = resolve(opts.root);
-  let realRoot = realpathSync(root);
-  /** The real path of a file of dist/, or null when it is missing or (through a symlink) outside dist/. */
+  const log = opts.log ?? (() => undefined);
+  const indexOf = (): FileIndex => {
+    const next = indexFolder(root);
+    if (next.skipped.length > 0) log(`site serve: ${root}: ${describeSkipped(next.skipped)}`);
+    return next;
+  };
+  let index = indexOf();
+  const has = (file: string): boolean => index.files.has(file);
+  /**
+   * The real path of an indexed file, or null when it is not indexed or now
+   * (replaced since the walk) leads outside dist/.
+   */
   const inside = async (file: string): Promise<string | null> => {
-    const abs = await realpath(join(root, file)).catch(() => null);
+    const indexed = index.files.get(file);
+    if (indexed === undefined) return null;
+    const { realRoot } = index;
+    const abs = await realpath(indexed).catch(() => null);
     return abs && abs.startsWith(realRoot + sep) ? abs : null;
   };
   const cacheBytes = opts.cacheBytes ?? 128 * 1024 * 1024;
   const maxEntryBytes = opts.maxEntryBytes ?? 8 * 1024 * 1024;
   const baseCsp = contentSecurityPolicy(NO_INLINE, opts.cspExtra);
-  let handler = createSirv(root);
+  const securityHeaders = Object.entries(SECURITY_HEADERS).flat();
   /** Resolutions of paths that exist; misses are not kept (an attacker could fill memory with them). */
   let resolutions = new Map<string, Resolution>();
   let cachedBytes = 0;
   let generation = 0;
 
-  const probe = (file: string) => probeWith(handler, file);
-
   function resolveUncached(path: string): Resolution {
-    if (path === '/') return probe('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
+    if (path === '/') return has('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
     if (isHiddenPath(path)) return { kind: 'missing' };
     if (path.endsWith('/index.html')) {
       const dir = path.slice(0, -'index.html'.length);
-      return probe(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
+      return has(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
     }
     if (path.endsWith('/')) {
       const bare = path.slice(0, -1);
@@ -170,14 +158,14 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
     if (path.endsWith('.html')) {
       const bare = path.slice(0, -'.html'.length);
-      if (bare !== '' && probe(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
+      if (bare !== '' && has(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
     }
     // Precompressed siblings are variants of their file, not pages of their own.
     const sibling = /\.(br|gz)$/.exec(path);
-    if (sibling && probe(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
-    if (probe(path)) return { kind: 'file', file: path };
-    const index = `${path}/index.html`;
-    if (probe(index)) return { kind: 'file', file: index };
+    if (sibling && has(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
+    if (has(path)) return { kind: 'file', file: path };
+    const folderIndex = `${path}/index.html`;
+    if (has(folderIndex)) return { kind: 'file', file: folderIndex };
     return { kind: 'missing' };
   }
 
@@ -193,32 +181,79 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   }
 
   async function loadEntry(file: string): Promise<Entry | null> {
-    const found = probe(file);
-    if (!found) return null;
-    // sirv's index follows symlinks; a link out of dist/ must not be served.
+    const gen = generation;
     const abs = await inside(file);
     if (!abs) return null;
     const st = await stat(abs);
     const body = st.size <= maxEntryBytes ? await readFile(abs) : null;
-    const isHtml = found.contentType.startsWith('text/html');
+    const contentType = contentTypeOf(file);
+    const isHtml = contentType.startsWith('text/html');
     const entry: Entry = {
       file,
+      generation: gen,
       abs,
       size: body ? body.length : st.size,
       mtimeMs: st.mtimeMs,
-      contentType: found.contentType,
+      contentType,
       // A content hash keeps ETags (and 304s) stable across rebuilds that did not change the file.
       etag: body ? contentEtag(body) : statEtag(st.size, st.mtimeMs),
       lastModified: st.mtime.toUTCString(),
       cacheControl: cacheControlOf(file),
       csp: isHtml && body ? contentSecurityPolicy(inlineHashes(body.toString('utf8')), opts.cspExtra) : baseCsp,
       body,
-      compressible: body !== null && body.length >= 256 && isCompressible(found.contentType),
+      compressible: body !== null && body.length >= 256 && isCompressible(contentType),
       variants: new Map(),
+      prepared: {},
+      urls: [],
       cost: 0,
       evicted: false,
     };
+    if (body) entry.prepared.identity = prepare(entry, null, body);
     return entry;
+  }
+
+  /** The 200 response of an entry in one encoding: the headers `send` gives it, in one list. */
+  function prepare(entry: Entry, encoding: Encoding | null, body: Buffer): Prepared {
+    const headers = [
+      ...securityHeaders,
+      'Content-Security-Policy', entry.csp,
+      'Content-Type', entry.contentType,
+      'Cache-Control', entry.cacheControl,
+      'Last-Modified', entry.lastModified,
+      ...(entry.compressible ? ['Vary', 'Accept-Encoding'] : []),
+      'Accept-Ranges', 'bytes',
+      'ETag', encoding ? variantEtag(entry.etag, encoding) : entry.etag,
+      ...(encoding ? ['Content-Encoding', encoding] : []),
+      'Content-Length', String(body.length),
+    ];
+    return { headers, body };
+  }
+
+  /** Raw request targets known to name a file, to the entry that answers them. Only entries in the LRU are here. */
+  let hot = new Map<string, Entry>();
+
+  function remember(target: string, entry: Entry): void {
+    if (entry.evicted || entry.generation !== generation || hot.get(target) === entry) return;
+    // Percent-encoding gives one file many spellings: a client must not make this map grow without end.
+    if (hot.size >= 100_000) {
+      hot.clear();
+      for (const e of lru.values()) e.urls = [];
+    }
+    hot.set(target, entry);
+    entry.urls.push(target);
+  }
+
+  /** Accept-Encoding values seen, negotiated once each (browsers send a handful of spellings). */
+  const negotiated = new Map<string, Encoding | null>();
+  function encodingFor(acceptEncoding: string | undefined): Encoding | null {
+    if (acceptEncoding === undefined) return null;
+    let enc = negotiated.get(acceptEncoding);
+    if (enc === undefined) {
+      enc = negotiateEncoding(acceptEncoding);
+      if (negotiated.size >= 256) negotiated.clear();
+      negotiated.set(acceptEncoding, enc);
+    }
+    return enc;
   }
 
   /** Loaded entries in LRU order (a hit moves its entry to the end); their costs add up to cachedBytes. */
@@ -235,14 +270,20 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       lru.delete(key);
       old.evicted = true;
       cachedBytes -= old.cost;
+      for (const url of old.urls) if (hot.get(url) === old) hot.delete(url);
     }
+  }
+
+  /** Marks an entry as the most recently used. */
+  function touch(entry: Entry): void {
+    lru.delete(entry.file);
+    lru.set(entry.file, entry);
   }
 
   function getEntry(file: string): Promise<Entry | null> {
     const hit = lru.get(file);
     if (hit) {
-      lru.delete(file);
-      lru.set(file, hit);
+      touch(hit);
       return Promise.resolve(hit);
     }
     const pending = loading.get(file);
@@ -264,7 +305,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   async function compress(entry: Entry, enc: Encoding): Promise<Buffer | null> {
     const body = entry.body!;
     const sibling = `${entry.file}.${enc === 'br' ? 'br' : 'gz'}`;
-    if (probe(sibling)) {
+    if (has(sibling)) {
       const abs = await inside(sibling);
       if (abs) return readFile(abs);
     }
@@ -291,6 +332,8 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
       p.then(
         (b) => {
           if (b && gen === generation) account(entry, b.length);
+          // Not smaller compressed: the identity response is what this encoding gets.
+          entry.prepared[enc] = b ? prepare(entry, enc, b) : entry.prepared.identity;
         },
         () => entry.variants.delete(enc),
       );
@@ -298,8 +341,23 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     return p;
   }
 
-  async function send(req: IncomingMessage, res: ServerResponse, file: string, status = 200): Promise<void> {
+  function sendCached(req: IncomingMessage, res: ServerResponse): boolean {
+    const entry = hot.get(req.url!);
+    if (entry === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const h = req.headers;
+    if (h.range !== undefined || h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined) return false;
+    const encoding = entry.compressible ? encodingFor(h['accept-encoding']) : null;
+    const prepared = encoding ? entry.prepared[encoding] : entry.prepared.identity;
+    if (prepared === undefined) return false;
+    touch(entry);
+    res.writeHead(200, prepared.headers);
+    res.end(req.method === 'HEAD' ? undefined : prepared.body);
+    return true;
+  }
+
+  async function send(req: IncomingMessage, res: ServerResponse, file: string, status = 200, target?: string): Promise<void> {
     const entry = await getEntry(file);
+    if (entry && status === 200 && target !== undefined && entry.body) remember(target, entry);
     if (!entry) {
       // The file vanished (dist/ swapped under us): look again from a fresh index.
       scheduleReload(0);
@@ -316,7 +374,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     if (normal) res.setHeader('Accept-Ranges', 'bytes');
     const range = normal ? req.headers.range : undefined;
     // Ranges are served from the identity representation; its ETag differs from the encoded ones.
-    let encoding = entry.compressible && range === undefined ? negotiateEncoding(req.headers['accept-encoding']) : null;
+    let encoding = entry.compressible && range === undefined ? encodingFor(req.headers['accept-encoding']) : null;
     let body = entry.body;
     if (encoding) {
       const encoded = await variant(entry, encoding);
@@ -370,12 +428,12 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   }
 
   async function sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!probe('/404.html')) return sendPlain(res, 404);
+    if (!has('/404.html')) return sendPlain(res, 404);
     return send(req, res, '/404.html', 404);
   }
 
   async function sendError(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!probe('/500.html')) return sendPlain(res, 500);
+    if (!has('/500.html')) return sendPlain(res, 500);
     return send(req, res, '/500.html', 500);
   }
 
@@ -387,17 +445,17 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   }
 
   function reload(): void {
-    let next: ReturnType<typeof sirv>;
+    let next: FileIndex;
     try {
-      realRoot = realpathSync(root);
-      next = createSirv(root);
+      next = indexOf();
     } catch {
       // dist/ is missing for a moment (between the build's two renames): keep the old index, look again soon.
       scheduleReload(1000);
       return;
     }
     generation++;
-    handler = next;
+    index = next;
+    hot = new Map();
     resolutions = new Map();
     lru = new Map();
     loading = new Map();
@@ -433,6 +491,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     baseCsp,
     resolve: resolvePath,
     send,
+    sendCached,
     sendNotFound,
     sendError,
     pageHtml,

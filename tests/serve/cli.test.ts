@@ -4,8 +4,9 @@
  * SIGKILL under load loses no inquiry that was answered with success.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +130,35 @@ describe('site serve (process)', () => {
       first.child.kill('SIGTERM');
       await first.exited;
     }
+  });
+
+  it('serves a dist/ holding a symbolic-link loop, saying so in one line; --keep-alive-timeout sets the idle time-out', async () => {
+    cpSync(join(box.root, 'dist'), join(box.root, 'dist-loop'), { recursive: true });
+    symlinkSync('..', join(box.root, 'dist-loop', 'monomer', 'bulk-curcumin', 'up'));
+    const s = await serve(['--dir', 'dist-loop', '--data-dir', 'data-loop', '--keep-alive-timeout', '1']);
+    try {
+      expect((await request(s.url, '/monomer/bulk-curcumin')).status).toBe(200);
+      expect((await request(s.url, '/monomer/bulk-curcumin/up/bulk-curcumin')).status).toBe(404);
+      const said = s.stderr().split('\n').filter((line) => line.includes('symbolic link'));
+      expect(said).toEqual([expect.stringContaining('/monomer/bulk-curcumin/up (a loop)')]);
+      // One request on a kept-alive connection, then idle: closed after about a second.
+      const closed = await new Promise<number>((resolve, reject) => {
+        const socket = connect(Number(new URL(s.url).port), '127.0.0.1');
+        let answered = 0;
+        socket.on('data', () => (answered = performance.now()));
+        socket.on('close', () => resolve(performance.now() - answered));
+        socket.on('error', reject);
+        socket.write('GET /thanks HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+      expect(closed).toBeGreaterThan(800);
+      expect(closed).toBeLessThan(3000);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+    const bad = site(['serve', '--port', '0', '--keep-alive-timeout', 'soon']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--keep-alive-timeout "soon": expected a whole number from 1 to 3600');
   });
 
   it('serves only the endpoint with --api-only', async () => {

@@ -155,3 +155,56 @@ describe('a new build swapped in', () => {
     await expect.poll(async () => (await request(s.url, '/contact-us')).status, { timeout: 5000 }).toBe(200);
   });
 });
+
+describe('symbolic links in dist/', () => {
+  it('serves the site around a link loop, never follows it, and says so in one line', async () => {
+    const box = freshBox();
+    // A folder linking to itself, a link to itself, a link to nothing, and a link to another folder of dist/.
+    symlinkSync('.', join(box.dist, 'monomer', 'again'));
+    symlinkSync('self', join(box.dist, 'self'));
+    symlinkSync('gone', join(box.dist, 'dangling'));
+    symlinkSync(join(box.dist, 'images'), join(box.dist, 'pictures'));
+    const lines: string[] = [];
+    const s = await serve(box, { log: (line) => lines.push(line) });
+    expect((await request(s.url, '/monomer/bulk-curcumin')).status).toBe(200);
+    const linked = await request(s.url, '/pictures/products/bulk-curcumin.svg');
+    expect(linked.status).toBe(200);
+    expect(linked.body.equals(readFileSync(join(FIXTURE_DIST, 'images/products/bulk-curcumin.svg')))).toBe(true);
+    for (const path of ['/monomer/again', '/monomer/again/bulk-curcumin', '/monomer/again/again/bulk-curcumin', '/self', '/dangling']) {
+      expect((await request(s.url, path)).status, path).toBe(404);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('3 symbolic links not served');
+    expect(lines[0]).toContain('/monomer/again (a loop)');
+    expect(lines[0]).toContain('/self (a loop)');
+    expect(lines[0]).toContain('/dangling (leads nowhere)');
+  });
+});
+
+describe('responses answered from memory', () => {
+  it('carry the same status, headers and body as the first answer of the same URL', async () => {
+    const box = freshBox();
+    const s = await serve(box);
+    const cases: Array<[string, Record<string, string>, string?]> = [
+      ['/monomer/bulk-curcumin', { 'accept-encoding': 'gzip, deflate, br' }],
+      ['/monomer/bulk-curcumin', { 'accept-encoding': 'gzip' }],
+      ['/monomer/bulk-curcumin', {}],
+      ['/assets/main-8b2e4d.js', { 'accept-encoding': 'br' }],
+      ['/robots.txt', { 'accept-encoding': 'br' }],
+      ['/', {}, 'HEAD'],
+    ];
+    const withoutDate = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => k !== 'date'));
+    for (const [path, headers, method] of cases) {
+      const first = await request(s.url, path, { headers, method });
+      // The compressed variant is made after the first answer: ask until it is the one sent.
+      await expect.poll(async () => (await request(s.url, path, { headers, method })).headers['content-encoding'], { timeout: 5000 }).toBe(first.headers['content-encoding']);
+      const second = await request(s.url, path, { headers, method });
+      const third = await request(s.url, path, { headers, method });
+      for (const later of [second, third]) {
+        expect(later.status, path).toBe(first.status);
+        expect(withoutDate(later.headers), path).toEqual(withoutDate(first.headers));
+        expect(later.body.equals(first.body), path).toBe(true);
+      }
+    }
+  });
+});

@@ -13,6 +13,7 @@ interface ServeFlags {
   apiOnly?: boolean;
   rateLimit: string;
   bodyLimit: string;
+  keepAliveTimeout?: string;
   trustProxy?: boolean;
   csp?: string[];
   smtpUrl?: string;
@@ -32,6 +33,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .option('--api-only', 'answer only POST /api/inquiry (dist/ is served by another host)')
     .option('--rate-limit <n>', 'accepted inquiries per client and minute; 0 turns the limit off', '5')
     .option('--body-limit <bytes>', 'largest inquiry body accepted', '32768')
+    .option('--keep-alive-timeout <seconds>', 'how long an idle connection stays open (default: 90); keep it above the idle time-out of a proxy in front')
     .option('--trust-proxy', 'take the client address from X-Forwarded-For (behind a reverse proxy)')
     .option('--csp <directive:source>', 'allow a third-party source in the Content-Security-Policy, e.g. script-src:https://www.googletagmanager.com (repeatable)', collect)
     .option('--smtp-url <url>', 'SMTP server for e-mail notification of inquiries (default: $SITE_SMTP_URL)')
@@ -61,6 +63,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
           port,
           rateLimit: wholeNumber(flags.rateLimit, '--rate-limit', 0, 1_000_000),
           bodyLimit: wholeNumber(flags.bodyLimit, '--body-limit', 1024, 16 * 1024 * 1024),
+          keepAliveTimeoutMs: flags.keepAliveTimeout === undefined ? undefined : wholeNumber(flags.keepAliveTimeout, '--keep-alive-timeout', 1, 3600) * 1000,
           trustProxy: flags.trustProxy === true,
           cspExtra: csp.extra,
           smtpUrl: flags.smtpUrl ?? (process.env.SITE_SMTP_URL || undefined),

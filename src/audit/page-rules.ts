@@ -191,8 +191,8 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
     }
     if (target.path !== facts.url) {
       outlinks.add(target.path);
-      // `dir/` and `dir/index.html` are served as they are; `dir` is what hosts redirect.
-      if (/\/(?:index\.html)?(?:[?#]|$)/.test(link.href!)) slashedLinks.add(target.path);
+      // `dir/` and `dir/index.html` (also as `.` or `..`) are served as they are; `dir` is what hosts redirect.
+      if (target.slashed) slashedLinks.add(target.path);
     }
   }
   if (outlinks.size === 0) emit('links/no-outlinks', 'The page links to no other page of the site.');

@@ -48,7 +48,8 @@ export function servedPath(file: string, basePath: string, hasTwin: boolean): st
 }
 
 export type ResolvedLink =
-  | { kind: 'internal'; path: string; fragment: string; sameDocument: boolean; insecure: boolean }
+  /** `slashed`: the path is written in folder form (`dir/`, `dir/index.html`), which no host redirects. */
+  | { kind: 'internal'; path: string; fragment: string; sameDocument: boolean; insecure: boolean; slashed: boolean }
   | { kind: 'external'; url: string }
   | { kind: 'other' }
   | { kind: 'uncrawlable' };
@@ -107,7 +108,8 @@ export function resolveLink(href: string | null, base: string, pageKey: string, 
     const hashAt = href.indexOf('#');
     const beforeHash = hashAt === -1 ? href : href.slice(0, hashAt);
     const queryAt = beforeHash.indexOf('?');
-    const path = cleanPath(queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt));
+    const pathname = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+    const path = cleanPath(pathname);
     if (!insideBase(path, site.basePath)) return { kind: 'external', url: site.origin + beforeHash };
     return {
       kind: 'internal',
@@ -115,6 +117,7 @@ export function resolveLink(href: string | null, base: string, pageKey: string, 
       fragment: hashAt === -1 ? '' : safeDecode(href.slice(hashAt + 1)),
       sameDocument: path === pageKey && queryAt === -1,
       insecure: false,
+      slashed: isFolderForm(pathname),
     };
   }
   if (href === null || /^\s*javascript:/i.test(href)) return { kind: 'uncrawlable' };
@@ -138,8 +141,11 @@ export function resolveLink(href: string | null, base: string, pageKey: string, 
     // An empty href is the document itself.
     sameDocument: trimmed === '' || trimmed.startsWith('#') || (path === pageKey && !url.search),
     insecure: url.protocol === 'http:' && own.protocol === 'https:',
+    slashed: isFolderForm(url.pathname),
   };
 }
+
+const isFolderForm = (pathname: string): boolean => pathname.endsWith('/') || pathname.endsWith('/index.html');
 
 /** Candidate files (relative to dist) that serve a clean path under the base path, in the order a static host tries them. */
 export function candidateFiles(path: string, basePath = '/'): string[] {

@@ -116,9 +116,13 @@ export function walk(ctx: WalkContext, task: WalkTask): WalkResult {
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const path = folder ? `${folder}/${entry.name}` : entry.name;
-      // Symbolic links are neither: a static host may not follow them.
+      // Symbolic links are not walked (a static host may not follow them), but a link to a file is there
+      // for the references that name it: packaged documentation links its scripts to shared copies.
       if (entry.isDirectory()) result.folders.push(path);
-      else if (!entry.isFile()) continue;
+      else if (entry.isSymbolicLink()) {
+        const target = statSync(join(ctx.dir, path), { throwIfNoEntry: false });
+        if (target?.isFile()) result.files.push([path, path.endsWith('.html') ? 0 : target.size]);
+      } else if (!entry.isFile()) continue;
       else if (!path.endsWith('.html')) result.files.push([path, statSync(join(ctx.dir, path)).size]);
       else {
         result.files.push([path, 0]);

@@ -22,8 +22,13 @@ export const MAX_ROWS = 5000;
  */
 export const MAX_PER_RULE = 1000;
 
+const SPECIAL = /[&<>"']/;
+
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
+  const text = String(value ?? '');
+  // Most cells (URLs, numbers, rule ids) have nothing to escape: testing costs less than five replaces.
+  if (!SPECIAL.test(text)) return text;
+  return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -61,9 +66,11 @@ function el(tag, text, attrs) {
 var index = {};
 DATA.pages.forEach(function (p, i) { index[p[0]] = i; });
 var inlinks = DATA.pages.map(function () { return []; });
-DATA.pages.forEach(function (p, i) { p[7].forEach(function (t) { var j = index[t]; if (j !== undefined) inlinks[j].push(i); }); });
-function pageLink(url) {
-  return index[url] === undefined ? el('span', url) : el('a', url, { href: '#page=' + encodeURIComponent(url) });
+DATA.pages.forEach(function (p, i) { p[7].forEach(function (t) { if (typeof t === 'number') inlinks[t].push(i); }); });
+function pageLink(target) {
+  if (typeof target !== 'number') return el('span', target);
+  var url = DATA.pages[target][0];
+  return el('a', url, { href: '#page=' + encodeURIComponent(url) });
 }
 function list(title, items) {
   var box = document.createElement('div');
@@ -89,7 +96,7 @@ function show() {
   view.appendChild(list('Findings', (DATA.findings[p[0]] || []).map(function (f) {
     var s = el('span'); s.appendChild(el('b', f[0] + ' ', { class: f[1] })); s.appendChild(document.createTextNode(f[2])); return s;
   })));
-  view.appendChild(list('Inlinks', inlinks[i].map(function (j) { return pageLink(DATA.pages[j][0]); })));
+  view.appendChild(list('Inlinks', inlinks[i].map(pageLink)));
   view.appendChild(list('Outlinks', p[7].map(pageLink)));
   view.scrollIntoView();
 }
@@ -162,9 +169,10 @@ function chart(items: Array<{ label: string; count: number; cls?: string }>): st
   );
 }
 
-/** JSON to embed in a script: no '<' (no </script>) and no line separators that end a JS string. */
+/** JSON to embed in a script: no '<', so no </script> or <!-- (U+2028 and U+2029 are legal in JS strings since ES2019). */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(value);
+  return json.includes('<') ? json.replace(/</g, '\\u003c') : json;
 }
 
 /** Where the rest is, named by the files actually written (or, without others, audit.json as --json prints it). */
@@ -272,13 +280,15 @@ export function renderHtmlReport(report: AuditReport, options: HtmlReportOptions
       )
     : '';
 
-  // The page view's data: [url, served, file, title, inlinks, depth, indexable, outlinks]; findings by page URL.
+  // The page view's data: [url, served, file, title, inlinks, depth, indexable, outlinks]; outlinks to pages
+  // as their index in `pages`, other targets as strings; findings by page URL.
+  const pageIndex = new Map(report.pages.map((p, i) => [p.url, i]));
   const findingsByPage: Record<string, Array<[string, string, string]>> = {};
   for (const x of report.findings) if (x.url !== null) (findingsByPage[x.url] ??= []).push([x.rule, x.severity, x.message]);
   const data = {
     origin: report.origin === null ? null : report.origin,
     siteDir: options.siteDir === undefined ? null : options.siteDir.split(/[\\/]/).map(encodeURIComponent).join('/'),
-    pages: report.pages.map((p) => [p.url, p.served, p.file, p.title, p.inlinks, p.depth, p.indexable, p.outlinks]),
+    pages: report.pages.map((p) => [p.url, p.served, p.file, p.title, p.inlinks, p.depth, p.indexable, p.outlinks.map((o) => pageIndex.get(o) ?? o)]),
     findings: findingsByPage,
   };
   const screens = report.routesKnown

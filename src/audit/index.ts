@@ -20,7 +20,7 @@ import { parseSitemap, type ParsedSitemap } from './sitemap.js';
 import { cssReferences } from './css.js';
 import { DEFAULT_EXCLUDES } from './exclude.js';
 import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath, normaliseBasePath, resolveLink } from './urls.js';
-import { walk, type PageResult, type WalkContext, type WalkResult } from './worker.js';
+import { walk, type PageResult, type WalkContext, type WalkResult, type WalkTask } from './worker.js';
 import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
 
 export interface AuditOptions {
@@ -125,9 +125,12 @@ async function readJson(file: string): Promise<unknown> {
  */
 function describesFolder(dir: string, paths: readonly string[]): boolean {
   if (paths.length === 0) return false;
+  // An even sample is enough to tell the two apart, and costs a few hundred file lookups at most.
+  const step = Math.max(1, Math.floor(paths.length / 256));
   let found = 0;
-  for (const path of paths) if (candidateFiles(path).some((f) => existsSync(join(dir, f)))) found++;
-  return found >= paths.length * 0.9;
+  let tried = 0;
+  for (let i = 0; i < paths.length; i += step, tried++) if (candidateFiles(paths[i]).some((f) => existsSync(join(dir, f)))) found++;
+  return found >= tried * 0.9;
 }
 
 async function readRoutes(dir: string, reportsDir: string | undefined): Promise<Map<string, RouteInfo>> {
@@ -285,8 +288,11 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
   const findings: Finding[] = [];
   const intern = interner();
   const folders: string[] = [''];
+  const twinned = new Set<string>();
+  const task = (batch: string[]): WalkTask => ({ folders: batch, twinned: batch.map((f) => twinned.has(f)) });
   let next = 0; // folders[next…] are still to walk
   const absorb = (r: WalkResult): void => {
+    for (const folder of r.twinned) twinned.add(folder);
     for (const [path, size] of r.files) files.set(path, size);
     for (const page of r.pages) pages.push(compactPage(page, intern));
     findings.push(...r.findings);
@@ -295,7 +301,7 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
   const workerUrl = new URL('./worker.js', import.meta.url);
   // Under vitest this module is TypeScript and no compiled worker sits beside it: walk inline.
   const poolable = threads > 0 && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
-  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(walk(ctx, { folders: [folders[next++]] }));
+  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(walk(ctx, task([folders[next++]])));
   if (next < folders.length) {
     const { Piscina } = await import('piscina');
     const pool = new Piscina({
@@ -316,7 +322,7 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
             const batch = folders.slice(next, next + BATCH);
             next += batch.length;
             running++;
-            (pool.run({ folders: batch }) as Promise<WalkResult>).then(
+            (pool.run(task(batch)) as Promise<WalkResult>).then(
               (r) => {
                 running--;
                 absorb(r);

@@ -33,6 +33,8 @@ export interface WalkContext {
 /** Folders to list (relative to dist/, '' for dist/ itself). */
 export interface WalkTask {
   folders: string[];
+  /** Per folder: whether its parent holds its `.html` twin (then its index.html is served at the clean URL). */
+  twinned?: boolean[];
 }
 
 export interface PageResult {
@@ -48,6 +50,8 @@ export interface WalkResult {
   files: Array<[string, number]>;
   /** Sub-folders found, to walk in later tasks. */
   folders: string[];
+  /** Those of the sub-folders that have a `.html` twin beside them. */
+  twinned: string[];
 }
 
 /** The error pages: 404.html is served for unknown URLs, 500.html when serving fails; neither is a page of the site. */
@@ -107,12 +111,12 @@ function isExcluded(ctx: WalkContext, path: string): boolean {
 }
 
 export function walk(ctx: WalkContext, task: WalkTask): WalkResult {
-  const result: WalkResult = { pages: [], findings: [], files: [], folders: [] };
-  for (const folder of task.folders) {
+  const result: WalkResult = { pages: [], findings: [], files: [], folders: [], twinned: [] };
+  for (const [i, folder] of task.folders.entries()) {
     const entries = readdirSync(folder ? join(ctx.dir, folder) : ctx.dir, { withFileTypes: true });
     const subfolders = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
     // A folder's index.html with a `<folder>.html` twin beside the folder is served at the clean URL.
-    const hasTwin = folder !== '' && statSync(join(ctx.dir, `${folder}.html`), { throwIfNoEntry: false })?.isFile() === true;
+    const hasTwin = task.twinned?.[i] === true;
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const path = folder ? `${folder}/${entry.name}` : entry.name;
@@ -128,7 +132,10 @@ export function walk(ctx: WalkContext, task: WalkTask): WalkResult {
         result.files.push([path, 0]);
         if (NOT_A_PAGE.has(path) || isExcluded(ctx, path)) continue;
         // A page's twin is not another page: the page itself is checked at its folder's index.html.
-        if (subfolders.has(entry.name.slice(0, -'.html'.length)) && isTwin(ctx, path, result.findings)) continue;
+        if (subfolders.has(entry.name.slice(0, -'.html'.length)) && isTwin(ctx, path, result.findings)) {
+          result.twinned.push(path.slice(0, -'.html'.length));
+          continue;
+        }
         result.pages.push(auditPage(ctx, path, entry.name === 'index.html' && hasTwin));
       }
     }

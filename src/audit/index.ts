@@ -209,11 +209,19 @@ function locate(href: string, folderOnly: boolean): Located | null {
   }
 }
 
+function safePathname(href: string): string {
+  try {
+    return new URL(href).pathname;
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Where the folder is served: explicit (its path kept as the base path);
  * else the home page's canonical (the URL of index.html); else the
  * sitemap's origin, with the folder of its shortest URL as the base path
- * when every URL lies under it; else data/site.json when the build's
+ * when every URL lies under it and they are the folder's files from there; else data/site.json when the build's
  * routes describe the folder.
  */
 async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typeof readSitemaps>>, routesKnown: boolean): Promise<Located | null> {
@@ -228,8 +236,12 @@ async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typ
     if (located.length > 0) {
       const origin = located[0].origin;
       const shortest = located.reduce((a, l) => (l.basePath.length < a.length ? l.basePath : a), located[0].basePath);
-      const common = located.every((l) => l.origin === origin && l.basePath.startsWith(shortest));
-      return { origin, basePath: common && first.kind === 'urlset' ? shortest : '/' };
+      // The folder of the shortest URL is the base path only where the sitemap's URLs are files of the folder
+      // under it rather than from the root: a sitemap listing /products/… alone says nothing of a base path.
+      const common = first.kind === 'urlset' && shortest !== '/' && located.every((l) => l.origin === origin && l.basePath.startsWith(shortest));
+      const found = (basePath: string): number =>
+        first.entries.slice(0, 50).filter((e) => candidateFiles(cleanPath(safePathname(e.loc)), basePath).some((f) => existsSync(join(opts.dir, f)))).length;
+      return { origin, basePath: common && found(shortest) > found('/') ? shortest : '/' };
     }
   }
   if (!routesKnown) return null;

@@ -158,3 +158,29 @@ describe('CSV reports', () => {
     expect(findings[0]).toBe('severity,rule,url,file,line,message');
   });
 });
+
+describe('the base path from the sitemap', () => {
+  const withSitemap = (locs: string[]): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-sitemap-'));
+    scratch.push(dir);
+    cpSync(join(DISK, 'folder-urls'), dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'sitemap.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<url><loc>${l}</loc></url>`).join('\n')}\n</urlset>\n`,
+    );
+    return dir;
+  };
+
+  it('is the folder of its home page when the sitemap lists it', async () => {
+    const dir = withSitemap(['https://example.org/v2/', 'https://example.org/v2/guide/', 'https://example.org/v2/about/']);
+    const report = await runAudit({ dir, settings: settings(), threads: 0, today: TODAY });
+    expect([report.origin, report.basePath]).toEqual(['https://example.org', '/v2/']);
+    expect(messages(report, 'sitemap/url-not-found')).toEqual([]);
+  });
+
+  it('stays / when the sitemap lists only pages under one folder', async () => {
+    const dir = withSitemap(['https://example.org/guide/', 'https://example.org/guide/install/']);
+    const report = await runAudit({ dir, settings: settings(), threads: 0, today: TODAY });
+    expect([report.origin, report.basePath]).toEqual(['https://example.org', '/']);
+  });
+});

@@ -14,7 +14,10 @@ const ruleSetting = z.union([
 
 export const auditConfigSchema = z
   .object({
+    /** The URL the audited folder is served at; its path is the base path. */
     origin: z.url({ protocol: /^https?$/ }).optional(),
+    /** Globs (relative to the audited folder) of HTML files that are not pages. */
+    exclude: z.array(z.string().min(1)).optional(),
     rules: z.record(z.string(), ruleSetting).default({}),
   })
   .strict();

@@ -67,6 +67,8 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
     links: [],
     images: [],
     resources: [],
+    refs: [],
+    baseHref: null,
     shareImages: [],
     jsonLd: [],
     visibleText: '',
@@ -120,14 +122,17 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
           break;
         }
         case 'link': {
-          const rels = (a.rel ?? '').toLowerCase().split(/\s+/);
+          const rels = (a.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
           if (rels.includes('canonical')) facts.canonicals.push({ href: (a.href ?? '').trim(), inHead });
-          else if (a.href && !rels.some((rel) => NON_RESOURCE_LINK_RELS.has(rel))) facts.resources.push(a.href.trim());
+          else if (a.href) {
+            if (!rels.some((rel) => NON_RESOURCE_LINK_RELS.has(rel))) facts.resources.push(a.href.trim());
+            if (!rels.includes('preconnect') && !rels.includes('dns-prefetch')) facts.refs.push({ url: a.href.trim(), what: `link rel=${rels.join(' ') || '(none)'}` });
+          }
           break;
         }
         case 'a':
           if (a.name) facts.ids.add(a.name);
-          facts.links.push({ href: a.href === undefined ? null : a.href.trim(), text: textOf(node, true), rel: (a.rel ?? '').toLowerCase() } satisfies LinkFact);
+          if (a.href !== undefined) facts.links.push({ href: a.href.trim(), text: textOf(node, true), rel: (a.rel ?? '').toLowerCase() } satisfies LinkFact);
           break;
         case 'img': {
           const image: ImageFact = {
@@ -140,13 +145,19 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
           facts.images.push(image);
           break;
         }
+        case 'base':
+          if (a.href !== undefined && facts.baseHref === null) facts.baseHref = a.href.trim();
+          break;
         case 'script':
           if ((a.type ?? '').toLowerCase() === 'application/ld+json') {
             facts.jsonLd.push(jsonLdFact((node.children ?? []).map((c) => c.data ?? '').join('')));
           }
           break;
       }
-      if (RESOURCE_SRC.has(name) && a.src) facts.resources.push(a.src.trim());
+      if (RESOURCE_SRC.has(name) && a.src) {
+        facts.resources.push(a.src.trim());
+        if (name !== 'img' && (name !== 'input' || (a.type ?? '').toLowerCase() === 'image')) facts.refs.push({ url: a.src.trim(), what: name });
+      }
       if ((name === 'img' || name === 'source') && a.srcset) facts.resources.push(...srcsetUrls(a.srcset));
       if (name === 'source' && a.srcset) {
         // <picture><source srcset> alternatives belong to the picture's <img>, which follows; keep them on the next image.

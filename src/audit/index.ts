@@ -17,19 +17,27 @@ import type { RouteInfo } from './page-rules.js';
 import { parseRobots } from './robots.js';
 import { checkSite } from './site-rules.js';
 import { parseSitemap, type ParsedSitemap } from './sitemap.js';
-import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath } from './urls.js';
-import { walk, type PageResult, type WalkContext, type WalkResult } from './worker.js';
+import { cssReferences } from './css.js';
+import { DEFAULT_EXCLUDES } from './exclude.js';
+import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath, normaliseBasePath, resolveLink } from './urls.js';
+import { walk, type PageResult, type WalkContext, type WalkResult, type WalkTask } from './worker.js';
 import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
 
 export interface AuditOptions {
   /** The built site. */
   dir: string;
-  /** Where reports/build-routes.json may be (the build's reports folder). */
+  /** Where reports/build-routes.json may be (the build's reports folder); read only when its routes are the folder's pages. */
   reportsDir?: string;
-  /** Explicit origin (--origin or config); otherwise taken from sitemap, canonical or data/site.json. */
+  /**
+   * Explicit origin (--origin or config), whose path is the base path the folder is served under;
+   * otherwise taken from the home page's canonical or the sitemap, or from data/site.json when the
+   * build's routes describe the folder.
+   */
   origin?: string;
   /** Where data/site.json may be. */
   dataDir?: string;
+  /** Globs of HTML files that are not pages, besides the defaults for generators' fragments (exclude.ts). */
+  exclude?: string[];
   settings: RuleSettings;
   /** Worker threads; 0 runs in this thread. Default: one per core. */
   threads?: number;
@@ -43,6 +51,8 @@ export interface AuditOptions {
 
 export interface PageRow {
   url: string;
+  /** The path a host serves it at (`/dir/` for a folder's index.html without a twin). */
+  served: string;
   file: string;
   screen: string | null;
   title: string | null;
@@ -53,6 +63,8 @@ export interface PageRow {
   indexable: boolean;
   issues: number;
   rules: string[];
+  /** The pages and files of the site it links to (keys), in document order. */
+  outlinks: string[];
 }
 
 export interface LighthousePage {
@@ -68,6 +80,10 @@ export interface AuditReport {
   version: 1;
   dir: string;
   origin: string | null;
+  /** The path the folder is served under ('/' unless --origin or the site says otherwise). */
+  basePath: string;
+  /** Whether the build's route report described the folder (screens and route rules then apply). */
+  routesKnown: boolean;
   summary: {
     pages: number;
     indexable: number;
@@ -102,12 +118,28 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
-async function readRoutes(reportsDir: string | undefined): Promise<Map<string, RouteInfo>> {
+/**
+ * Whether a route report is about the audited folder: nearly all its routes
+ * (a build may drop a few) have their page there. A report left by another
+ * build, or next to a foreign site, is not read.
+ */
+function describesFolder(dir: string, paths: readonly string[]): boolean {
+  if (paths.length === 0) return false;
+  // An even sample is enough to tell the two apart, and costs a few hundred file lookups at most.
+  const step = Math.max(1, Math.floor(paths.length / 256));
+  let found = 0;
+  let tried = 0;
+  for (let i = 0; i < paths.length; i += step, tried++) if (candidateFiles(paths[i]).some((f) => existsSync(join(dir, f)))) found++;
+  return found >= tried * 0.9;
+}
+
+async function readRoutes(dir: string, reportsDir: string | undefined): Promise<Map<string, RouteInfo>> {
   const routes = new Map<string, RouteInfo>();
   if (!reportsDir) return routes;
   const json = (await readJson(join(reportsDir, 'build-routes.json'))) as { routes?: Array<RouteInfo & { path: string }> } | undefined;
-  for (const r of json?.routes ?? []) {
-    if (typeof r?.path !== 'string') continue;
+  const declared = (json?.routes ?? []).filter((r) => typeof r?.path === 'string');
+  if (!describesFolder(dir, declared.map((r) => cleanPath(r.path)))) return routes;
+  for (const r of declared) {
     routes.set(cleanPath(r.path), {
       screen: typeof r.screen === 'string' ? r.screen : undefined,
       metaFallback: Array.isArray(r.metaFallback) ? r.metaFallback.filter((m) => typeof m === 'string') : [],
@@ -160,29 +192,61 @@ async function readSitemaps(dir: string): Promise<Array<{ file: string; bytes: n
   return out;
 }
 
-/** The origin: explicit, else the sitemap's or the home canonical's, else data/site.json's. */
-async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typeof readSitemaps>>): Promise<string | null> {
-  if (opts.origin) return new URL(opts.origin).origin;
+interface Located {
+  origin: string;
+  basePath: string;
+}
+
+/** An absolute http(s) URL's origin, and its folder as the base path; null for anything else. */
+function locate(href: string, folderOnly: boolean): Located | null {
+  try {
+    const url = new URL(href);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    const path = url.pathname;
+    return { origin: url.origin, basePath: normaliseBasePath(folderOnly ? path.slice(0, path.lastIndexOf('/') + 1) : path) };
+  } catch {
+    return null;
+  }
+}
+
+function safePathname(href: string): string {
+  try {
+    return new URL(href).pathname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Where the folder is served: explicit (its path kept as the base path);
+ * else the home page's canonical (the URL of index.html); else the
+ * sitemap's origin, with the folder of its shortest URL as the base path
+ * when every URL lies under it and they are the folder's files from there; else data/site.json when the build's
+ * routes describe the folder.
+ */
+async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typeof readSitemaps>>, routesKnown: boolean): Promise<Located | null> {
+  if (opts.origin) return locate(opts.origin, false);
+  const home = isListedFile(opts.dir, 'index.html') ? await readFile(join(opts.dir, 'index.html'), 'utf8') : '';
+  const canonical = /<link[^>]+rel=["']?canonical["']?[^>]*href=["']([^"']+)["']/i.exec(home);
+  const fromCanonical = canonical ? locate(canonical[1].trim(), true) : null;
+  if (fromCanonical) return fromCanonical;
   const first = sitemaps?.[0]?.parsed;
-  if (first?.ok && first.entries[0]) {
-    try {
-      return new URL(first.entries[0].loc).origin;
-    } catch {
-      // fall through
+  if (first?.ok && first.entries.length > 0) {
+    const located = first.entries.map((e) => locate(e.loc, true)).filter((l): l is Located => l !== null);
+    if (located.length > 0) {
+      const origin = located[0].origin;
+      const shortest = located.reduce((a, l) => (l.basePath.length < a.length ? l.basePath : a), located[0].basePath);
+      // The folder of the shortest URL is the base path only where the sitemap's URLs are files of the folder
+      // under it rather than from the root: a sitemap listing /products/… alone says nothing of a base path.
+      const common = first.kind === 'urlset' && shortest !== '/' && located.every((l) => l.origin === origin && l.basePath.startsWith(shortest));
+      const found = (basePath: string): number =>
+        first.entries.slice(0, 50).filter((e) => candidateFiles(cleanPath(safePathname(e.loc)), basePath).some((f) => existsSync(join(opts.dir, f)))).length;
+      return { origin, basePath: common && found(shortest) > found('/') ? shortest : '/' };
     }
   }
-  const home = await readFile(join(opts.dir, 'index.html'), 'utf8').catch(() => '');
-  const canonical = /<link[^>]+rel=["']?canonical["']?[^>]*href=["'](https?:\/\/[^"']+)["']/i.exec(home);
-  if (canonical) return new URL(canonical[1]).origin;
+  if (!routesKnown) return null;
   const site = (await readJson(join(opts.dataDir ?? 'data', 'site.json'))) as { origin?: string } | undefined;
-  if (typeof site?.origin === 'string') {
-    try {
-      return new URL(site.origin).origin;
-    } catch {
-      return null;
-    }
-  }
-  return null;
+  return typeof site?.origin === 'string' ? locate(site.origin, false) : null;
 }
 
 /** One string object per distinct value: results cloned from workers bring a copy of every link target and rule id. */
@@ -236,8 +300,11 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
   const findings: Finding[] = [];
   const intern = interner();
   const folders: string[] = [''];
+  const twinned = new Set<string>();
+  const task = (batch: string[]): WalkTask => ({ folders: batch, twinned: batch.map((f) => twinned.has(f)) });
   let next = 0; // folders[next…] are still to walk
   const absorb = (r: WalkResult): void => {
+    for (const folder of r.twinned) twinned.add(folder);
     for (const [path, size] of r.files) files.set(path, size);
     for (const page of r.pages) pages.push(compactPage(page, intern));
     findings.push(...r.findings);
@@ -246,7 +313,7 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
   const workerUrl = new URL('./worker.js', import.meta.url);
   // Under vitest this module is TypeScript and no compiled worker sits beside it: walk inline.
   const poolable = threads > 0 && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
-  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(walk(ctx, { folders: [folders[next++]] }));
+  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(walk(ctx, task([folders[next++]])));
   if (next < folders.length) {
     const { Piscina } = await import('piscina');
     const pool = new Piscina({
@@ -267,7 +334,7 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
             const batch = folders.slice(next, next + BATCH);
             next += batch.length;
             running++;
-            (pool.run({ folders: batch }) as Promise<WalkResult>).then(
+            (pool.run(task(batch)) as Promise<WalkResult>).then(
               (r) => {
                 running--;
                 absorb(r);
@@ -299,15 +366,24 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     opts.onPhase?.(name, now - mark);
     mark = now;
   };
-  const routes = await readRoutes(opts.reportsDir);
+  const routes = await readRoutes(opts.dir, opts.reportsDir);
   const sitemaps = await readSitemaps(opts.dir);
   phase('read sitemaps');
-  const detected = await detectOrigin(opts, sitemaps);
-  const origin = detected ?? PLACEHOLDER_ORIGIN;
+  const detected = await detectOrigin(opts, sitemaps, routes.size > 0);
+  const origin = detected?.origin ?? PLACEHOLDER_ORIGIN;
+  const basePath = detected?.basePath ?? '/';
   const robotsFile = isListedFile(opts.dir, 'robots.txt') ? { file: 'robots.txt', parsed: parseRobots(await readFile(join(opts.dir, 'robots.txt'), 'utf8')) } : null;
   phase('robots.txt, origin');
 
-  const ctx: WalkContext = { dir: opts.dir, origin, originKnown: detected !== null, settings: opts.settings, routes };
+  const ctx: WalkContext = {
+    dir: opts.dir,
+    origin,
+    originKnown: detected !== null,
+    basePath,
+    settings: opts.settings,
+    routes,
+    exclude: [...DEFAULT_EXCLUDES, ...(opts.exclude ?? [])],
+  };
   const { files, pages: results, findings: fileFindings } = await walkDist(ctx, opts.threads ?? availableParallelism(), opts.poolMinFolders ?? POOL_MIN_FOLDERS);
   phase(`walk ${files.size} files, check ${results.length} pages`);
 
@@ -315,9 +391,11 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   const site = checkSite({
     pages,
     files,
-    pixelSizes: await readPixelSizes(opts.dir, files, pages),
+    pixelSizes: await readPixelSizes(opts.dir, files, pages, basePath),
+    stylesheetRefs: await readStylesheetRefs(opts.dir, files, origin, basePath),
     origin,
     originKnown: detected !== null,
+    basePath,
     settings: opts.settings,
     sitemaps,
     robots: robotsFile,
@@ -325,7 +403,7 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   });
   phase('site-wide passes');
   const findings = sortFindings([...results.flatMap((r) => r.findings), ...fileFindings, ...site.findings]);
-  const report = buildReport(opts, detected, findings, pages, site);
+  const report = buildReport(opts, detected, routes.size > 0, findings, pages, site);
   phase('summary');
   return report;
 }
@@ -334,10 +412,15 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
  * The pixel size of every image file an <img> declares a size for, from its header (image-size):
  * what img/aspect-mismatch compares the declared shape with. Each file is read once.
  */
-async function readPixelSizes(dir: string, files: ReadonlyMap<string, number>, pages: readonly SiteFacts[]): Promise<Map<string, { width: number; height: number }>> {
+async function readPixelSizes(
+  dir: string,
+  files: ReadonlyMap<string, number>,
+  pages: readonly SiteFacts[],
+  basePath: string,
+): Promise<Map<string, { width: number; height: number }>> {
   const wanted = new Set<string>();
   for (const page of pages) for (const [path] of page.imageShapes) {
-    const file = candidateFiles(path).find((f) => files.has(f));
+    const file = candidateFiles(path, basePath).find((f) => files.has(f));
     if (file !== undefined) wanted.add(file);
   }
   const sizes = new Map<string, { width: number; height: number }>();
@@ -355,11 +438,29 @@ async function readPixelSizes(dir: string, files: ReadonlyMap<string, number>, p
   return sizes;
 }
 
+/** The internal files each stylesheet of the folder names (url(), @import), resolved against the stylesheet's URL. */
+async function readStylesheetRefs(dir: string, files: ReadonlyMap<string, number>, origin: string, basePath: string): Promise<Array<{ file: string; refs: string[] }>> {
+  const out: Array<{ file: string; refs: string[] }> = [];
+  const site = { origin, basePath };
+  for (const file of [...files.keys()].filter((f) => f.endsWith('.css')).sort()) {
+    const url = basePath + file;
+    const refs = new Set<string>();
+    for (const ref of cssReferences(readFileSync(join(dir, file), 'utf8'))) {
+      const target = resolveLink(ref, origin + url, url, site);
+      if (target.kind === 'internal') refs.add(target.path);
+    }
+    if (refs.size > 0) out.push({ file, refs: [...refs] });
+  }
+  return out;
+}
+
 const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
 
+/** Worst severity first, then rule order, then where. */
 export function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort(
     (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
       ruleIndex.get(a.rule)! - ruleIndex.get(b.rule)! ||
       (a.url ?? a.file).localeCompare(b.url ?? b.file) ||
       (a.line ?? 0) - (b.line ?? 0) ||
@@ -369,7 +470,8 @@ export function sortFindings(findings: Finding[]): Finding[] {
 
 function buildReport(
   opts: AuditOptions,
-  origin: string | null,
+  located: Located | null,
+  routesKnown: boolean,
   findings: Finding[],
   pages: SiteFacts[],
   site: ReturnType<typeof checkSite>,
@@ -386,6 +488,7 @@ function buildReport(
       const own = perPage.get(p.url) ?? [];
       return {
         url: p.url,
+        served: p.served,
         file: p.file,
         screen: p.screen,
         title: p.title,
@@ -396,16 +499,19 @@ function buildReport(
         indexable: site.indexable.has(p.url),
         issues: own.length,
         rules: [...new Set(own.map((f) => f.rule))],
+        outlinks: p.outlinks,
       };
     })
     .sort((a, b) => a.url.localeCompare(b.url));
-  return assembleReport(opts.dir, origin, findings, rows, opts.settings);
+  return assembleReport({ dir: opts.dir, origin: located?.origin ?? null, basePath: located?.basePath ?? '/', routesKnown }, findings, rows, opts.settings);
 }
+
+/** What the report says about the audited folder, besides findings and pages. */
+export type ReportSite = Pick<AuditReport, 'dir' | 'origin' | 'basePath' | 'routesKnown'>;
 
 /** Builds the summary from findings and rows; also used after Lighthouse adds findings. */
 export function assembleReport(
-  dir: string,
-  origin: string | null,
+  site: ReportSite,
   findings: Finding[],
   rows: PageRow[],
   settings: RuleSettings,
@@ -433,8 +539,10 @@ export function assembleReport(
   return {
     tool: 'site audit',
     version: 1,
-    dir,
-    origin,
+    dir: site.dir,
+    origin: site.origin,
+    basePath: site.basePath,
+    routesKnown: site.routesKnown,
     summary: {
       pages: rows.length,
       indexable: rows.filter((r) => r.indexable).length,

@@ -4,7 +4,7 @@
  */
 import { measureContent } from './content.js';
 import { checkStructuredData } from './schema.js';
-import { resolveLink } from './urls.js';
+import { resolveLink, type SiteBase } from './urls.js';
 import type { Finding, PageFacts, RuleSettings, SiteFacts } from './types.js';
 import { isSvgUrl } from '../core/social.js';
 
@@ -19,6 +19,10 @@ export interface PageContext {
   /** The site's origin (a placeholder when unknown). */
   origin: string;
   originKnown: boolean;
+  /** The path the audited site is served under: '/' or e.g. '/docs/15/'. Default '/'. */
+  basePath?: string;
+  /** The path this page is served at (a folder's index.html at `/dir/`); default its key. Relative references resolve against it. */
+  served?: string;
   settings: RuleSettings;
   /** Present when the route is declared in the build's route report. */
   route?: RouteInfo;
@@ -70,8 +74,23 @@ function checkUrl(url: string, ctx: PageContext, emit: (rule: string, message: s
   if (full.length > opt.max) emit('url/too-long', `The URL is ${full.length} characters (over ${opt.max}).`);
 }
 
+/** The absolute URL relative references of the page resolve against: its <base href> over the URL it is served at. */
+function documentBase(facts: PageFacts, origin: string, served: string): string {
+  const page = origin + served;
+  if (facts.baseHref === null || facts.baseHref === '') return page;
+  try {
+    return new URL(facts.baseHref, page).href;
+  } catch {
+    return page;
+  }
+}
+
 export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Finding[]; site: SiteFacts } {
   const findings: Finding[] = [];
+  const site: SiteBase = { origin: ctx.origin, basePath: ctx.basePath ?? '/' };
+  const served = ctx.served ?? facts.url;
+  const base = documentBase(facts, ctx.origin, served);
+  const resolve = (href: string | null) => resolveLink(href, base, facts.url, site);
   const emit = findingEmitter(ctx.settings, findings, facts.url, facts.file);
   const opt = (rule: string) => ctx.settings[rule].options;
 
@@ -131,9 +150,12 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   if (facts.canonicals.some((c) => !c.inHead)) emit('canonical/outside-head', 'A canonical link is outside <head>.');
   const first = facts.canonicals[0];
   if (first) {
-    if (!/^https?:\/\//i.test(first.href)) emit('canonical/relative', `The canonical ${quote(first.href)} is not absolute.`);
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(first.href)?.[1].toLowerCase();
+    if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
+      emit('canonical/not-http', `The canonical ${quote(first.href)} is a ${scheme}: URL, not http(s); search engines ignore it.`);
+    } else if (!/^https?:\/\//i.test(first.href)) emit('canonical/relative', `The canonical ${quote(first.href)} is not absolute.`);
     if (first.href.includes('#')) emit('canonical/fragment', `The canonical ${quote(first.href)} has a fragment.`);
-    const target = resolveLink(first.href, facts.url, ctx.origin);
+    const target = resolve(first.href);
     if (target.kind === 'internal') {
       canonicalPath = target.path;
       canonical = target.path;
@@ -144,12 +166,13 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
 
   // Links
   const outlinks = new Set<string>();
+  const slashedLinks = new Set<string>();
   const fragmentLinks = new Set<string>();
   const pageIsHttps = ctx.origin.startsWith('https:');
   for (const link of facts.links) {
-    const target = resolveLink(link.href, facts.url, ctx.origin);
+    const target = resolve(link.href);
     if (target.kind === 'uncrawlable') {
-      emit('links/uncrawlable', `The link ${quote(link.text || '(no text)', 40)} has ${link.href === null ? 'no href' : `href=${quote(link.href, 40)}`}.`);
+      emit('links/uncrawlable', `The link ${quote(link.text || '(no text)', 40)} has ${link.href === null ? 'no href' : `href=${quote(link.href, 40)}`}, which crawlers do not follow.`);
       continue;
     }
     if (target.kind !== 'internal' && target.kind !== 'external') continue;
@@ -166,7 +189,11 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
         if (!facts.ids.has(target.fragment)) emit('links/broken-fragment', `The link to #${target.fragment} has no element with that id on this page.`);
       } else fragmentLinks.add(`${target.path}#${target.fragment}`);
     }
-    if (target.path !== facts.url) outlinks.add(target.path);
+    if (target.path !== facts.url) {
+      outlinks.add(target.path);
+      // `dir/` and `dir/index.html` (also as `.` or `..`) are served as they are; `dir` is what hosts redirect.
+      if (target.slashed) slashedLinks.add(target.path);
+    }
   }
   if (outlinks.size === 0) emit('links/no-outlinks', 'The page links to no other page of the site.');
 
@@ -186,7 +213,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
         emit('img/broken', 'An image has an empty src.');
         continue;
       }
-      const target = resolveLink(ref, facts.url, ctx.origin);
+      const target = resolve(ref);
       if (target.kind === 'internal') {
         imageRefs.add(target.path);
         choices.add(target.path);
@@ -199,8 +226,15 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   for (const ref of new Set(facts.shareImages)) {
     if (!/^https?:\/\//i.test(ref)) emit('social/image-relative', `The social preview image ${quote(ref)} is not an absolute URL.`);
     if (isSvgUrl(ref)) emit('social/image-svg', `The social preview image ${quote(ref)} is an SVG, which Facebook, LinkedIn, X and WhatsApp do not show.`);
-    const target = resolveLink(ref, facts.url, ctx.origin);
+    const target = resolve(ref);
     if (target.kind === 'internal') imageRefs.add(target.path);
+  }
+  // Stylesheets, scripts, icons, iframes, media: each internal file they name must exist.
+  const resourceRefs = new Map<string, string>();
+  for (const ref of facts.refs) {
+    if (ref.url === '') continue;
+    const target = resolve(ref.url);
+    if (target.kind === 'internal' && !resourceRefs.has(target.path)) resourceRefs.set(target.path, ref.what);
   }
   if (pageIsHttps) {
     for (const res of facts.resources) {
@@ -236,6 +270,9 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
       outlinks: [...outlinks],
       fragmentLinks: [...fragmentLinks],
       imageRefs: [...imageRefs],
+      resourceRefs: [...resourceRefs],
+      slashedLinks: [...slashedLinks],
+      served,
       imageChoices,
       imageShapes,
       ids,

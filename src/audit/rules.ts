@@ -40,6 +40,7 @@ export const RULES: readonly RuleDef[] = [
   // Canonicals
   r('canonical/missing', 'warning', 'The page has no rel=canonical link.', 'Add <link rel="canonical" href="{absolute URL}"> in <head>.'),
   r('canonical/relative', 'warning', 'The canonical URL is relative; Google recommends absolute URLs.', 'Use the absolute URL with the site origin.'),
+  r('canonical/not-http', 'error', 'The canonical URL is not an http(s) URL (file:, ftp:…), so search engines ignore it: often a site generated without its base URL set.', 'Set the site\'s base URL in the generator so the canonical is https://…'),
   r('canonical/multiple', 'error', 'The page declares more than one canonical; Google ignores conflicting canonicals.', 'Keep exactly one canonical link.'),
   r('canonical/fragment', 'warning', 'The canonical URL contains a fragment (#…), which search engines drop.', 'Remove the fragment from the canonical URL.'),
   r('canonical/outside-head', 'error', 'A canonical link sits outside <head>, where search engines ignore it.', 'Move the canonical link into <head>.'),
@@ -54,8 +55,9 @@ export const RULES: readonly RuleDef[] = [
   r('links/broken', 'error', 'An internal link points at a file that does not exist.', 'Fix the href or restore the page.'),
   r('links/broken-fragment', 'warning', 'A link points at a #fragment that no element id on the target page has.', 'Fix the fragment or add the id to the target element.'),
   r('links/non-descriptive', 'warning', 'The link text does not describe its target (Lighthouse\'s list: "click here", "more", "read more"…).', 'Use link text naming the target, e.g. the product or article name.'),
-  r('links/uncrawlable', 'warning', 'An anchor has no crawlable href (missing, empty or javascript:).', 'Use <a href="/path"> for navigation, or a <button> for actions.'),
+  r('links/uncrawlable', 'warning', 'A link\'s href is javascript: or cannot be parsed as a URL, so crawlers cannot follow it (an <a> without href is not a link, and href="" is the page itself).', 'Use <a href="/path"> for navigation, or a <button> for actions.'),
   r('links/internal-nofollow', 'warning', 'An internal link has rel=nofollow, which stops link equity flowing within the site.', 'Remove nofollow from internal links.'),
+  r('resource/broken', 'error', 'A stylesheet, script, icon, preload, iframe, media source or other <link>, or a url() in a stylesheet, points at a file of the site that does not exist.', 'Fix the URL or add the file.'),
   r('links/no-outlinks', 'warning', 'The page has no internal outlinks: a dead end for crawlers and visitors.', 'Add navigation or related links.'),
   // Pagination
   r('pagination/gap', 'error', 'A paged list skips a page number, so the pages after the gap are hard to reach.', 'Renumber the pages or restore the missing page.'),
@@ -105,7 +107,7 @@ export const RULES: readonly RuleDef[] = [
   r('url/legacy-slug', 'info', 'A legacy slug (capitals or an edge hyphen) declared in data/routes.json; it is preserved on purpose because the page ranks under it.', 'Nothing to do; change it only together with a 301 redirect.'),
   r('url/http-own-origin', 'warning', 'A link points at the site\'s own origin over http://, costing a redirect and leaking referrers.', 'Link over https:// or with a relative path.'),
   r('url/mixed-content', 'error', 'An https page loads a subresource over http://; browsers block it.', 'Load the resource over https.'),
-  r('url/folder-redirect', 'warning', 'Pages exist only as <path>/index.html. GitHub Pages, Netlify and Cloudflare Pages answer such a page\'s clean URL (/path, its canonical) with a redirect to /path/.', 'Also write <path>.html beside each folder (site build does unless --no-html-twins), or have the host serve /path without a redirect.'),
+  r('url/folder-redirect', 'warning', 'Pages exist only as <path>/index.html and the site links to them as /path, without the trailing slash: GitHub Pages, Netlify and Cloudflare Pages answer /path with a redirect to /path/.', 'Link to /path/ with the trailing slash, or also write <path>.html beside each folder (this project\'s `site build` does unless --no-html-twins).'),
   r('url/twin-differs', 'error', 'A page\'s <path>.html and <path>/index.html differ, so hosts that serve /path from the first (GitHub Pages, Netlify, Cloudflare Pages) show another page than those that serve the second.', 'Rebuild, or make the two files the same page.'),
   // Lighthouse (only with --lighthouse)
   r('lighthouse/budget', 'error', 'A Lighthouse category scored under the --budget.', 'Fix the failed audits listed in the report.'),

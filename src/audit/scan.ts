@@ -312,6 +312,7 @@ const SCRIPT = 10 << 8;
 const TITLE = 11 << 8;
 const TEXTAREA = 12 << 8;
 const HEADING = 13 << 8; // h1–h6: the level is the name's digit
+const BASE = 14 << 8;
 const ELEMENT = 0xff00;
 
 const TAG_LIST: ReadonlyArray<[string, number]> = [
@@ -319,7 +320,7 @@ const TAG_LIST: ReadonlyArray<[string, number]> = [
   ['meta', META | READ_ATTRIBUTES], ['link', LINK | READ_ATTRIBUTES], ['a', ANCHOR | READ_ATTRIBUTES],
   ['img', IMG | RESOURCE_SRC | READ_ATTRIBUTES], ['source', SOURCE | RESOURCE_SRC | READ_ATTRIBUTES],
   ['script', SCRIPT | RAW_TEXT | RESOURCE_SRC | READ_ATTRIBUTES], ['title', TITLE | RAW_TEXT | READ_ATTRIBUTES],
-  ['textarea', TEXTAREA | RAW_TEXT | READ_ATTRIBUTES], ['style', RAW_TEXT | READ_ATTRIBUTES],
+  ['textarea', TEXTAREA | RAW_TEXT | READ_ATTRIBUTES], ['style', RAW_TEXT | READ_ATTRIBUTES], ['base', BASE | READ_ATTRIBUTES],
   ['xmp', RAW_TEXT], ['noembed', RAW_TEXT], ['noframes', RAW_TEXT],
   ['noscript', INVISIBLE], ['template', INVISIBLE],
   ['nav', CHROME | NOT_CONTENT], ['aside', CHROME | NOT_CONTENT], ['header', CHROME], ['footer', CHROME], ['form', NOT_CONTENT],
@@ -358,6 +359,8 @@ function tagIndex(html: string, start: number, end: number, h: number): number {
   return -1;
 }
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
+/** <link> rels whose href names an origin to connect to, not a file. */
+const ORIGIN_LINK_RELS = new Set(['preconnect', 'dns-prefetch']);
 
 /** Where `</name` (ASCII case-insensitive, name lower case) next starts at or after `from`, or -1. */
 function findEndTag(html: string, from: number, name: string): number {
@@ -412,9 +415,10 @@ function flushText(s: Scan, from: number, to: number): void {
   else if (s.inBody && s.invisibleDepth === 0 && !isWhitespace(s.html, from, to)) addText(s, s.html.slice(from, to));
 }
 
+/** An <a> without href is a placeholder or a named anchor, not a link (HTML's definition of a hyperlink). */
 function closeAnchor(s: Scan): void {
   const open = s.anchor!;
-  s.facts.links.push({ href: open.href, text: collapse(open.text.join('')), rel: open.rel });
+  if (open.href !== null) s.facts.links.push({ href: open.href, text: collapse(open.text.join('')), rel: open.rel });
   s.anchor = null;
 }
 
@@ -471,7 +475,10 @@ function rawText(s: Scan, element: number, name: string, a: Attributes, from: nu
   else if (element === SCRIPT && (a.type ?? '').toLowerCase() === 'application/ld+json') {
     facts.jsonLd.push(jsonLdFact(raw));
   } else if (element === TEXTAREA) addText(s, raw);
-  if (element === SCRIPT && a.src) facts.resources.push(a.src.trim());
+  if (element === SCRIPT && a.src) {
+    facts.resources.push(a.src.trim());
+    facts.refs.push({ url: a.src.trim(), what: 'script' });
+  }
   return gt === -1 ? html.length : gt + 1;
 }
 
@@ -504,9 +511,12 @@ function meta(facts: PageFacts, a: Attributes): void {
 }
 
 function link(s: Scan, a: Attributes): void {
-  const rels = (a.rel ?? '').toLowerCase().split(/\s+/);
+  const rels = (a.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   if (rels.includes('canonical')) s.facts.canonicals.push({ href: (a.href ?? '').trim(), inHead: s.inHead });
-  else if (a.href && !rels.some((rel) => NON_RESOURCE_LINK_RELS.has(rel))) s.facts.resources.push(a.href.trim());
+  else if (a.href) {
+    if (!rels.some((rel) => NON_RESOURCE_LINK_RELS.has(rel))) s.facts.resources.push(a.href.trim());
+    if (!rels.some((rel) => ORIGIN_LINK_RELS.has(rel))) s.facts.refs.push({ url: a.href.trim(), what: `link rel=${rels.join(' ') || '(none)'}` });
+  }
 }
 
 function image(s: Scan, a: Attributes): void {
@@ -552,8 +562,13 @@ function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: num
     case IMG: image(s, a); break;
     case SOURCE: if (a.srcset) s.pendingSrcset.push(...srcsetUrls(a.srcset)); break;
     case HEADING: s.heading = { level: TAG_LIST[tag][0].charCodeAt(1) - 48, text: [] }; break;
+    case BASE: if (a.href !== undefined && s.facts.baseHref === null) s.facts.baseHref = a.href.trim(); break;
   }
-  if (kind & RESOURCE_SRC && a.src) s.facts.resources.push(a.src.trim());
+  if (kind & RESOURCE_SRC && a.src) {
+    s.facts.resources.push(a.src.trim());
+    // The img's own src is checked as an image; <input src> only for type=image, the one that fetches it.
+    if (element !== IMG && (TAG_LIST[tag][0] !== 'input' || (a.type ?? '').toLowerCase() === 'image')) s.facts.refs.push({ url: a.src.trim(), what: TAG_LIST[tag][0] });
+  }
   if ((element === IMG || element === SOURCE) && a.srcset) s.facts.resources.push(...srcsetUrls(a.srcset));
   if (!selfClosing) {
     if (kind & CHROME) s.chromeDepth++;
@@ -566,7 +581,7 @@ function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: num
 export function scanPage(html: string, url: string, file: string): PageFacts {
   const facts: PageFacts = {
     url, file, screen: null, titles: [], descriptions: [], keywords: [], robots: [], canonicals: [], headings: [],
-    ids: new Set(), links: [], images: [], resources: [], shareImages: [], jsonLd: [], visibleText: '', lorem: false, mainText: '',
+    ids: new Set(), links: [], images: [], resources: [], refs: [], baseHref: null, shareImages: [], jsonLd: [], visibleText: '', lorem: false, mainText: '',
   };
   const s: Scan = {
     html, facts, hasMain: /<main[\s>]/i.test(html), visible: [], main: [], inHead: false, inBody: false,

@@ -8,7 +8,7 @@ import { nearDuplicatePairs } from './content.js';
 import { blockedBy, googlebotRules, type ParsedRobots } from './robots.js';
 import type { ParsedSitemap } from './sitemap.js';
 import { findingEmitter } from './page-rules.js';
-import { candidateFiles, cleanPath } from './urls.js';
+import { candidateFiles, cleanPath, homeKey, insideBase } from './urls.js';
 import type { Finding, RuleSettings, SiteFacts } from './types.js';
 
 export interface SiteInput {
@@ -19,6 +19,10 @@ export interface SiteInput {
   pixelSizes?: ReadonlyMap<string, { width: number; height: number }>;
   origin: string;
   originKnown: boolean;
+  /** The path the site is served under ('/' or e.g. '/docs/15/'); default '/'. */
+  basePath?: string;
+  /** The internal files the site's own stylesheets name (url(), @import), by stylesheet file. */
+  stylesheetRefs?: Array<{ file: string; refs: string[] }>;
   settings: RuleSettings;
   /** Parsed sitemap files (the root first, then those an index lists), or null when sitemap.xml is missing. */
   sitemaps: Array<{ file: string; bytes: number; parsed: ParsedSitemap }> | null;
@@ -58,7 +62,9 @@ export function checkSite(input: SiteInput): SiteResult {
   const at = (page: SiteFacts) => findingEmitter(settings, findings, page.url, page.file);
   const atFile = (file: string) => findingEmitter(settings, findings, null, file);
   const byUrl = new Map(pages.map((p) => [p.url, p]));
-  const fileExists = (path: string): string | undefined => candidateFiles(path).find((f) => files.has(f));
+  const basePath = input.basePath ?? '/';
+  const home = homeKey(basePath);
+  const fileExists = (path: string): string | undefined => candidateFiles(path, basePath).find((f) => files.has(f));
 
   // Indexability: noindex, or canonicalised to another URL.
   const indexable = new Set(pages.filter((p) => !p.noindex && (p.canonical === null || p.canonical === p.url)).map((p) => p.url));
@@ -82,9 +88,9 @@ export function checkSite(input: SiteInput): SiteResult {
 
   // Crawl depth: breadth-first from the home page over page-to-page links.
   const depth = new Map<string, number>();
-  if (byUrl.has('/')) {
-    depth.set('/', 0);
-    let frontier = ['/'];
+  if (byUrl.has(home)) {
+    depth.set(home, 0);
+    let frontier = [home];
     for (let d = 1; frontier.length > 0; d++) {
       const next: string[] = [];
       for (const url of frontier) {
@@ -100,10 +106,18 @@ export function checkSite(input: SiteInput): SiteResult {
   }
   const maxDepth = settings['links/deep'].options.maxDepth;
   for (const page of pages) {
-    if (!indexable.has(page.url) || page.url === '/') continue;
+    if (!indexable.has(page.url) || page.url === home) continue;
     if (inlinks.get(page.url) === 0) at(page)('links/orphan', `No page links to ${page.url}.`);
     else if (!depth.has(page.url)) at(page)('links/deep', `${page.url} cannot be reached from the home page by following links.`);
     else if (depth.get(page.url)! > maxDepth) at(page)('links/deep', `${page.url} is ${depth.get(page.url)} clicks from the home page (over ${maxDepth}).`);
+  }
+
+  // Other references: stylesheets, scripts, icons, iframes, media, and what the site's stylesheets name.
+  for (const page of pages) {
+    for (const [ref, what] of page.resourceRefs) if (!fileExists(ref)) at(page)('resource/broken', `The ${what} ${ref} does not exist.`);
+  }
+  for (const sheet of input.stylesheetRefs ?? []) {
+    for (const ref of sheet.refs) if (!fileExists(ref)) atFile(sheet.file)('resource/broken', `${sheet.file} names ${ref} (url() or @import), which does not exist.`);
   }
 
   // Images: broken references per page; file sizes once per file. Of an image offered in several files
@@ -196,12 +210,23 @@ export function checkSite(input: SiteInput): SiteResult {
   checkPagination(pages, byUrl, at);
   checkSitemaps(input, byUrl, indexable, fileExists, atFile, at);
   checkRobots(input, indexablePages, atFile, at);
-  // Hosting: a page only as a folder's index.html is a redirect at its clean URL on the most used static hosts.
-  const folderOnly = pages.filter((p) => p.url !== '/' && p.file.endsWith('/index.html') && !files.has(`${p.file.slice(0, -'/index.html'.length)}.html`));
+  // Hosting: a page only as a folder's index.html is a redirect at its clean URL on the most used static hosts,
+  // which matters only where the site links to that clean URL (without the trailing slash).
+  const linkedBare = new Set<string>();
+  for (const page of pages) {
+    if (page.slashedLinks.length === 0) for (const target of page.outlinks) linkedBare.add(target);
+    else {
+      const slashed = new Set(page.slashedLinks);
+      for (const target of page.outlinks) if (!slashed.has(target)) linkedBare.add(target);
+    }
+  }
+  const folderOnly = pages.filter(
+    (p) => p.url !== home && p.file.endsWith('/index.html') && !files.has(`${p.file.slice(0, -'/index.html'.length)}.html`) && linkedBare.has(p.url),
+  );
   if (folderOnly.length > 0) {
     atFile(folderOnly[0].file)(
       'url/folder-redirect',
-      `${folderOnly.length} of ${pages.length} pages exist only as <path>/index.html (${examples(folderOnly.map((p) => p.file))}); GitHub Pages, Netlify and Cloudflare Pages redirect their URLs to /path/.`,
+      `${folderOnly.length} of ${pages.length} pages exist only as <path>/index.html and are linked without the trailing slash (${examples(folderOnly.map((p) => p.file))}); GitHub Pages, Netlify and Cloudflare Pages redirect /path to /path/.`,
     );
   }
 
@@ -292,6 +317,11 @@ function checkSitemaps(
       if (parsed.kind === 'sitemapindex') continue;
       urlCount++;
       const path = cleanPath(url.pathname);
+      const basePath = input.basePath ?? '/';
+      if (!insideBase(path, basePath)) {
+        emit('sitemap/bad-url', `<loc>${entry.loc}</loc> is outside the site's base path ${basePath}.`, entry.line);
+        continue;
+      }
       listed.add(path);
       if (entry.lastmod !== null) {
         lastmods.add(entry.lastmod);

@@ -56,6 +56,10 @@ export interface PageFacts {
   images: ImageFact[];
   /** Subresources (script src, stylesheet href, img src, iframe src…) for mixed-content checks. */
   resources: string[];
+  /** Every reference other than <a> and <img> that names a file to fetch, with what names it (`script`, `stylesheet`, `iframe`…). */
+  refs: Array<{ url: string; what: string }>;
+  /** The first <base href>, which relative references resolve against; null without one. */
+  baseHref: string | null;
   /** The images of its social previews: og:image (and :url, :secure_url) and twitter:image contents, in order. */
   shareImages: string[];
   jsonLd: JsonLdFact[];
@@ -69,7 +73,10 @@ export interface PageFacts {
 
 /** What the main thread keeps per page: small, so 100,000 pages fit. */
 export interface SiteFacts {
+  /** The page's key: its clean path (see cleanPath in urls.ts). */
   url: string;
+  /** The path a host serves it at (`/dir/` for a folder's index.html without a twin). */
+  served: string;
   file: string;
   screen: string | null;
   title: string | null;
@@ -85,6 +92,10 @@ export interface SiteFacts {
   fragmentLinks: string[];
   /** Internal targets that were fetched as files (img src/srcset), as paths. */
   imageRefs: string[];
+  /** Other internal references (stylesheets, scripts, icons, iframes, media…): [path, what names it]. */
+  resourceRefs: Array<[string, string]>;
+  /** The internal link targets (of outlinks) written with a trailing slash, e.g. `dir/`: no host redirects those. */
+  slashedLinks: string[];
   /**
    * Per <img>, the internal files it may load (its src and srcset candidates): the weight rule judges the
    * lightest, since a browser offered a small copy loads it where it fits. Social preview images are not

@@ -37,6 +37,7 @@ const PAGE_FAULTS: Record<string, string[]> = {
   'heading/skipped-level': [f('heading-skipped-level')],
   'canonical/missing': [f('canonical-missing')],
   'canonical/relative': [f('canonical-relative')],
+  'canonical/not-http': [f('canonical-not-http')],
   'canonical/multiple': [f('canonical-multiple')],
   'canonical/fragment': [f('canonical-fragment')],
   'canonical/outside-head': [f('canonical-outside-head')],
@@ -47,6 +48,7 @@ const PAGE_FAULTS: Record<string, string[]> = {
   'links/orphan': [f('links-orphan')],
   'links/deep': [f('links-deep')],
   'links/broken': [f('links-broken')],
+  'resource/broken': [f('resource-broken')],
   // One link to a missing id on the same page, one to a missing id on another page.
   'links/broken-fragment': [f('links-broken-fragment'), f('links-broken-fragment')],
   'links/non-descriptive': [f('links-non-descriptive')],

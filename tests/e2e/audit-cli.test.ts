@@ -83,6 +83,41 @@ describe('site audit (CLI)', () => {
     expect(bad.stderr).toContain(`${config}: /audit/rules/title~1too-lng: unknown rule "title/too-lng"`);
   });
 
+  it('writes the formats asked for, and the HTML report names the files it wrote', () => {
+    const { dir, run } = fixture(FAULTS);
+    const reports = join(dir, 'elsewhere');
+    const r = site(['--dir', join(dir, 'site'), '--reports', reports, '--format', 'html,csv', '--fail-on', 'none']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(reports, 'audit.json'))).toBe(false);
+    const findings = readFileSync(join(reports, 'audit-findings.csv'), 'utf8').trimEnd().split('\r\n');
+    expect(findings[0]).toBe('severity,rule,url,file,line,message');
+    // Worst first.
+    expect(findings[1].startsWith('error,')).toBe(true);
+    expect(findings.at(-1)!.startsWith('error,')).toBe(false);
+    expect(readFileSync(join(reports, 'audit-pages.csv'), 'utf8')).toContain('/faults/links-broken,');
+    const html = readFileSync(join(reports, 'audit.html'), 'utf8');
+    expect(html).toContain('<a href="audit-findings.csv">audit-findings.csv</a>');
+    expect(html).not.toContain('audit.json');
+    expect(r.stderr).toContain(join(reports, 'audit-pages.csv'));
+    expect(run('--format', 'pdf').code).toBe(2);
+  });
+
+  it('takes --exclude and the config\'s exclude, and an --origin with a path', () => {
+    const { dir, run } = fixture(FAULTS);
+    const pages = (r: { stdout: string }) => JSON.parse(r.stdout).pages.map((p: { url: string }) => p.url) as string[];
+    const all = pages(run('--json', '--fail-on', 'none'));
+    expect(all).toContain('/faults/title-missing');
+    const excluded = pages(run('--json', '--fail-on', 'none', '--exclude', 'faults/title-*/index.html'));
+    expect(excluded.filter((u) => u.startsWith('/faults/title-'))).toEqual([]);
+    expect(excluded.length).toBeLessThan(all.length);
+    const config = join(dir, 'audit.json');
+    writeFileSync(config, JSON.stringify({ audit: { exclude: ['knowledge/'] } }));
+    expect(pages(run('--json', '--fail-on', 'none', '--config', config)).filter((u) => u.startsWith('/knowledge'))).toEqual([]);
+    const based = JSON.parse(run('--json', '--fail-on', 'none', '--origin', 'https://example.com/shop/').stdout);
+    expect([based.origin, based.basePath]).toEqual(['https://example.com', '/shop/']);
+    expect(based.pages.every((p: { url: string }) => p.url.startsWith('/shop'))).toBe(true);
+  });
+
   it('applies a config file: rules off and thresholds', () => {
     const { dir, run } = fixture(FAULTS);
     const config = join(dir, 'audit.json');

@@ -57,11 +57,11 @@ describe('audit.html in Chromium', () => {
     // Words (numeric), ascending then descending.
     const words = page.locator('#pages th button', { hasText: 'Words' });
     await words.click();
-    const asc = (await column('pages', 4)).map(Number);
+    const asc = (await column('pages', 3)).map(Number);
     expect(asc).toEqual([...asc].sort((a, b) => a - b));
     expect(await page.locator('#pages th[aria-sort=ascending]').textContent()).toContain('Words');
     await words.click();
-    const desc = (await column('pages', 4)).map(Number);
+    const desc = (await column('pages', 3)).map(Number);
     expect(desc).toEqual([...asc].sort((a, b) => b - a));
     // URL (text).
     await page.locator('#pages th button', { hasText: 'URL' }).click();
@@ -75,6 +75,27 @@ describe('audit.html in Chromium', () => {
 
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 1,280 px window and opens a page view (findings, inlinks, outlinks) from a URL', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await expect(page.locator('#page-view').isHidden()).resolves.toBe(true);
+    // The broken-link page: its finding, the home page linking to it, its own outlinks.
+    await page.locator('#pages a', { hasText: /^\/faults\/links-broken$/ }).click();
+    const view = page.locator('#page-view');
+    await expect(view.isVisible()).resolves.toBe(true);
+    const text = (await view.textContent()) ?? '';
+    expect(text).toContain('links/broken');
+    expect(text).toContain('/faults/does-not-exist');
+    expect(await view.locator('h3', { hasText: 'Inlinks' }).textContent()).toBe('Inlinks (1)');
+    await view.locator('a', { hasText: /^\/$/ }).first().click();
+    await expect(view.locator('h2').textContent()).resolves.toBe('Page /');
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter } from '../../core/paint.js';
@@ -17,7 +17,21 @@ interface AuditFlags {
   lighthouse?: boolean;
   lighthousePages: string;
   budget?: string;
+  exclude: string[];
+  format: string;
 }
+
+const FORMATS = ['html', 'json', 'csv'] as const;
+type Format = (typeof FORMATS)[number];
+
+function parseFormats(value: string): Set<Format> {
+  const formats = value.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
+  const unknown = formats.filter((f) => !(FORMATS as readonly string[]).includes(f));
+  if (formats.length === 0 || unknown.length > 0) throw new UserError(`--format expects a comma-separated list of ${FORMATS.join(', ')}, got "${value}"`);
+  return new Set(formats as Format[]);
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
 
@@ -30,13 +44,15 @@ function positiveInt(value: string, flag: string, min: number, max: number): num
 export function registerAudit(program: Command, ctx: CommandContext): void {
   program
     .command('audit')
-    .description('audit a built site for SEO problems; writes reports/audit.json and reports/audit.html')
+    .description('audit a built site (or any static site on disk) for SEO problems; writes reports/audit.json and reports/audit.html')
     .option('--dir <dir>', 'the built site to audit', 'dist')
-    .option('--reports <dir>', 'where to write audit.json and audit.html (and read build-routes.json)', 'reports')
+    .option('--reports <dir>', 'where to write the reports (and read build-routes.json when it describes --dir)', 'reports')
+    .option('--format <formats>', 'reports to write, comma-separated: html, json, csv (audit-findings.csv and audit-pages.csv)', 'html,json')
+    .option('--exclude <glob>', 'HTML files that are not pages, relative to --dir (repeatable; also "exclude" in the config)', collect, [])
     .option('--json', 'print the JSON report on stdout')
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists').choices(['error', 'warning', 'info', 'none']).default('error'))
     .option('--config <file>', 'JSON config whose "audit" section turns rules off or changes thresholds (default: site.config.json)')
-    .option('--origin <url>', 'the site origin (default: from the sitemap, canonicals or data/site.json)')
+    .option('--origin <url>', 'the URL --dir is served at; its path is the base path, links outside it are outside the site (default: from the home canonical or the sitemap)')
     .option('--lighthouse', 'also run Lighthouse on one page per screen kind')
     .option('--lighthouse-pages <n>', 'extra pages for Lighthouse', '0')
     .option('--budget <score>', 'with --lighthouse: fail when a category scores under this (0-100)')
@@ -52,6 +68,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
           throw new UserError(`--origin expects an absolute http(s) URL, got "${flags.origin}"`);
         }
       }
+      const formats = parseFormats(flags.format);
       const extraPages = positiveInt(flags.lighthousePages, '--lighthouse-pages', 0, 100);
       const budget = flags.budget === undefined ? undefined : positiveInt(flags.budget, '--budget', 0, 100);
       if (budget !== undefined && !flags.lighthouse) throw new UserError('--budget needs --lighthouse');
@@ -60,10 +77,12 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       const configFile = flags.config ?? 'site.config.json';
       let settings;
       let configOrigin: string | undefined;
+      let configExclude: string[] = [];
       try {
         const config = await loadAuditConfig(configFile, flags.config !== undefined);
         settings = resolveSettings(config, configFile);
         configOrigin = config.origin;
+        configExclude = config.exclude ?? [];
       } catch (err) {
         if (err instanceof ConfigError) throw new UserError(err.message);
         throw err;
@@ -72,20 +91,40 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       const { runAudit, assembleReport, sortFindings } = await import('../../audit/index.js');
       const phases: string[] = [];
       const onPhase = (name: string, ms: number) => phases.push(`${name} ${(ms / 1000).toFixed(2)} s`);
-      let report = await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings, onPhase });
+      let report = await runAudit({
+        dir: flags.dir,
+        reportsDir: flags.reports,
+        origin: flags.origin ?? configOrigin,
+        exclude: [...configExclude, ...flags.exclude],
+        settings,
+        onPhase,
+      });
       if (flags.lighthouse) {
         const { runLighthouse } = await import('../../audit/lighthouse.js');
         const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr, serve: serveForLighthouse });
-        report = assembleReport(report.dir, report.origin, sortFindings([...report.findings, ...lh.findings]), report.pages, settings, lh.pages);
+        report = assembleReport(report, sortFindings([...report.findings, ...lh.findings]), report.pages, settings, lh.pages);
       }
 
-      const { renderHtmlReport } = await import('../../audit/html.js');
       const writeStart = performance.now();
       await mkdir(flags.reports, { recursive: true });
       // One string for the file and --json: at 100,000 pages the report is 76 MB, and a second copy was most of the peak memory.
-      const json = JSON.stringify(report, null, 2) + '\n';
-      await writeFile(join(flags.reports, 'audit.json'), json);
-      await writeFile(join(flags.reports, 'audit.html'), renderHtmlReport(report));
+      const json = formats.has('json') || flags.json ? JSON.stringify(report, null, 2) + '\n' : '';
+      const written: string[] = [];
+      if (formats.has('json')) {
+        await writeFile(join(flags.reports, 'audit.json'), json);
+        written.push('audit.json');
+      }
+      if (formats.has('csv')) {
+        const { findingsCsv, pagesCsv } = await import('../../audit/csv.js');
+        await writeFile(join(flags.reports, 'audit-findings.csv'), findingsCsv(report));
+        await writeFile(join(flags.reports, 'audit-pages.csv'), pagesCsv(report));
+        written.push('audit-findings.csv', 'audit-pages.csv');
+      }
+      if (formats.has('html')) {
+        const { renderHtmlReport } = await import('../../audit/html.js');
+        written.push('audit.html');
+        await writeFile(join(flags.reports, 'audit.html'), renderHtmlReport(report, { files: written, siteDir: relative(flags.reports, flags.dir) }));
+      }
       onPhase('reports', performance.now() - writeStart);
 
       if (flags.json) stdout(json.trimEnd());
@@ -94,7 +133,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
         stdout(formatText(report, painter(colorEnabled(process.stdout, flags))));
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
-      stderr(`site audit: ${report.summary.pages} pages in ${seconds} s (${phases.join(', ')}); reports in ${join(flags.reports, 'audit.json')} and ${join(flags.reports, 'audit.html')}`);
+      stderr(`site audit: ${report.summary.pages} pages in ${seconds} s (${phases.join(', ')}); reports in ${written.map((f) => join(flags.reports, f)).join(', ')}`);
 
       const threshold = RANK[flags.failOn];
       const failing = threshold > 0 && report.findings.some((f) => RANK[f.severity] >= threshold);

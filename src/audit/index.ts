@@ -20,6 +20,7 @@ import { parseSitemap, type ParsedSitemap } from './sitemap.js';
 import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath } from './urls.js';
 import { walk, type PageResult, type WalkContext, type WalkResult } from './worker.js';
 import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
+import type { CrawlSection } from './crawl/index.js';
 
 export interface AuditOptions {
   /** The built site. */
@@ -80,6 +81,8 @@ export interface AuditReport {
   findings: Finding[];
   pages: PageRow[];
   lighthouse?: LighthousePage[];
+  /** `site audit URL` only: what the crawl fetched and how each URL answered. */
+  crawl?: CrawlSection;
 }
 
 /** Folders per worker task: each holds about one page, so a task is some 20 ms of work. */
@@ -367,8 +370,8 @@ export function sortFindings(findings: Finding[]): Finding[] {
   );
 }
 
-function buildReport(
-  opts: AuditOptions,
+export function buildReport(
+  opts: Pick<AuditOptions, 'dir' | 'settings'>,
   origin: string | null,
   findings: Finding[],
   pages: SiteFacts[],

@@ -15,6 +15,10 @@ interface AuditFlags {
   lighthouse?: boolean;
   lighthousePages: string;
   budget?: string;
+  concurrency: string;
+  maxPages: string;
+  timeout: string;
+  ignoreRobots?: boolean;
 }
 
 const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
@@ -25,10 +29,40 @@ function positiveInt(value: string, flag: string, min: number, max: number): num
   return n;
 }
 
+async function crawlAudit(opts: import('../../audit/crawl/index.js').CrawlAuditOptions) {
+  const { runCrawlAudit, CrawlStartError } = await import('../../audit/crawl/index.js');
+  try {
+    return await runCrawlAudit(opts);
+  } catch (err) {
+    if (err instanceof CrawlStartError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** The crawl's settings from `site audit URL` and its flags. */
+function crawlOptions(url: string, flags: AuditFlags) {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`site audit expects an absolute http(s) URL to crawl, got "${url}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`site audit crawls http(s) URLs only, got "${url}"`);
+  if (flags.lighthouse) throw new UsageError('--lighthouse audits a built --dir; it does not combine with a URL to crawl');
+  return {
+    url: parsed.href,
+    concurrency: positiveInt(flags.concurrency, '--concurrency', 1, 256),
+    maxPages: positiveInt(flags.maxPages, '--max-pages', 1, 10_000_000),
+    timeoutMs: positiveInt(flags.timeout, '--timeout', 1, 3600) * 1000,
+    ignoreRobots: flags.ignoreRobots === true,
+  };
+}
+
 export function registerAudit(program: Command, ctx: CommandContext): void {
   program
     .command('audit')
-    .description('audit a built site for SEO problems; writes reports/audit.json and reports/audit.html')
+    .description('audit a built site for SEO problems, or crawl a served one (site audit URL); writes reports/audit.json and reports/audit.html')
+    .argument('[url]', 'crawl the site served at this http(s) URL instead of reading --dir')
     .option('--dir <dir>', 'the built site to audit', 'dist')
     .option('--reports <dir>', 'where to write audit.json and audit.html (and read build-routes.json)', 'reports')
     .option('--json', 'print the JSON report on stdout')
@@ -38,9 +72,14 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
     .option('--lighthouse', 'also run Lighthouse on one page per screen kind')
     .option('--lighthouse-pages <n>', 'extra pages for Lighthouse', '0')
     .option('--budget <score>', 'with --lighthouse: fail when a category scores under this (0-100)')
-    .action(async (flags: AuditFlags) => {
+    .option('--concurrency <n>', 'with a URL: requests in flight at once', '8')
+    .option('--max-pages <n>', 'with a URL: pages to fetch at most', '10000')
+    .option('--timeout <seconds>', 'with a URL: time allowed for each answer', '15')
+    .option('--ignore-robots', 'with a URL: fetch what robots.txt disallows')
+    .action(async (url: string | undefined, flags: AuditFlags) => {
       const started = performance.now();
-      if (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory()) {
+      const crawl = url === undefined ? null : crawlOptions(url, flags);
+      if (crawl === null && (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory())) {
         throw new UsageError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
       }
       if (flags.origin !== undefined) {
@@ -70,7 +109,9 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       const { runAudit, assembleReport, sortFindings } = await import('../../audit/index.js');
       const phases: string[] = [];
       const onPhase = (name: string, ms: number) => phases.push(`${name} ${(ms / 1000).toFixed(2)} s`);
-      let report = await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings, onPhase });
+      let report = crawl
+        ? await crawlAudit({ ...crawl, origin: flags.origin ?? configOrigin, settings, onPhase })
+        : await runAudit({ dir: flags.dir, reportsDir: flags.reports, origin: flags.origin ?? configOrigin, settings, onPhase });
       if (flags.lighthouse) {
         const { runLighthouse } = await import('../../audit/lighthouse.js');
         const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr });

@@ -70,7 +70,7 @@ export function checkCrawl(input: CrawlRuleInput): Finding[] {
       const shown = record.finalUrl !== record.url ? `${record.url} (redirected to ${record.finalUrl})` : record.url;
       emit(record.status >= 500 ? 'http/server-error' : 'http/client-error', `${shown} answered ${record.status}; ${where}.`);
     }
-    if (record.redirects.length === 0) continue;
+    if (record.redirects.length === 0 || record.loop) continue;
     const chain = [...record.redirects.map((h) => `${h.url} (${h.status})`), record.finalUrl].join(' → ');
     if (record.redirects.length > 1) emit('http/redirect-chain', `${record.url} takes ${record.redirects.length} redirects: ${chain}; ${where}.`);
     const temporary = record.redirects.filter((h) => !PERMANENT_STATUSES.has(h.status));
@@ -81,7 +81,7 @@ export function checkCrawl(input: CrawlRuleInput): Finding[] {
     const kind = redirectKind(first.url, first.location);
     if (kind === 'https') emit('http/https-redirect', `${first.url} redirects to https; ${where}.`);
     else if (kind === 'trailing-slash') emit('http/trailing-slash-redirect', `${first.url} redirects to ${new URL(first.location, first.url).pathname}, which differs only in its trailing slash; ${where}.`);
-    else if (record.referrers.size > 0 && !record.loop) emit('http/linked-redirect', `${record.url} redirects to ${record.finalUrl}; ${where}.`);
+    else if (record.via.some((v) => v === 'link' || v === 'image' || v === 'resource')) emit('http/linked-redirect', `${record.url} redirects to ${record.finalUrl}; ${where}.`);
     if (record.canonicalOf.size > 0) {
       about(record, record.canonicalOf)(
         'http/canonical-redirects',

@@ -39,7 +39,7 @@ export interface UrlRecord {
   /** Recorded headers of the final answer. */
   headers: Record<string, string>;
   bytes: number;
-  /** Final URLs of the pages that reference it, and of those that name it canonical. */
+  /** Final URLs of the pages that link to it or load it, and of those that name it canonical. */
   referrers: Set<string>;
   canonicalOf: Set<string>;
 }
@@ -227,10 +227,7 @@ async function crawlWith(client: HttpClient, opts: CrawlOptions): Promise<CrawlR
         queue.push(record);
       }
     }
-    if (from !== null) {
-      record.referrers.add(from);
-      if (via === 'canonical') record.canonicalOf.add(from);
-    }
+    if (from !== null) (via === 'canonical' ? record.canonicalOf : record.referrers).add(from);
   };
 
   const visit = async (record: UrlRecord): Promise<void> => {

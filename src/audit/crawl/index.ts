@@ -109,7 +109,7 @@ function addHeaderFacts(facts: PageFacts, headers: Record<string, string>): void
 }
 
 function row(record: UrlRecord): CrawlRow {
-  const referrers = [...record.referrers].sort();
+  const referrers = [...record.referrers, ...record.canonicalOf].sort();
   return {
     url: record.url,
     via: record.via,

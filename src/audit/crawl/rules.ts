@@ -44,6 +44,8 @@ function origins(record: UrlRecord): string {
   const refs = sorted(record.referrers);
   const parts: string[] = [];
   if (refs.length > 0) parts.push(`linked from ${refs.length === 1 ? examples(refs) : `${refs.length} pages (${examples(refs)})`}`);
+  const canonicalOf = sorted(record.canonicalOf);
+  if (canonicalOf.length > 0) parts.push(`the canonical of ${canonicalOf.length === 1 ? examples(canonicalOf) : `${canonicalOf.length} pages (${examples(canonicalOf)})`}`);
   if (record.via.includes('sitemap')) parts.push('listed in the sitemap');
   if (record.via.includes('start')) parts.push('the start URL');
   return parts.join(', ');
@@ -54,7 +56,7 @@ export function checkCrawl(input: CrawlRuleInput): Finding[] {
   const { settings } = input;
   /** Findings about a URL sit on the first page (in URL order) that references it, or on the URL itself. */
   const about = (record: UrlRecord, referrers: ReadonlySet<string> = record.referrers) => {
-    const first = sorted(referrers)[0];
+    const first = sorted(referrers)[0] ?? sorted(record.canonicalOf)[0];
     return first !== undefined ? findingEmitter(settings, findings, pageKey(first), first) : findingEmitter(settings, findings, null, record.url);
   };
 

@@ -174,3 +174,23 @@ describe('HTTP client', () => {
     }
   });
 });
+
+describe('crawlUrl fast path', () => {
+  const scope = makeScope('http://127.0.0.1:8080/', null);
+  it('gives what the URL parser gives', () => {
+    const hrefs = ['/a/b', '/a/b?x=1&y=2#f', '/caf%C3%A9', '/café', '/a/../b', '/a/./b', "/it's", '/a b', '/a?q=it\'s', '/%zz', '/a//b', '/A_B-c.html', '/?', '/#x'];
+    for (const href of hrefs) {
+      const url = new URL(href, 'http://127.0.0.1:8080/x/');
+      url.hash = '';
+      expect(crawlUrl(href, 'http://127.0.0.1:8080/x/', scope), href).toBe(url.href);
+    }
+  });
+  it('keys and bounds URLs from their href text', () => {
+    for (const url of ['http://h:1/a/b/?q=1', 'http://h:1/', 'http://h:1/caf%C3%A9']) expect(pageKey(url)).toBe(cleanPathOf(url));
+  });
+});
+
+function cleanPathOf(url: string): string {
+  const p = decodeURIComponent(new URL(url).pathname);
+  return p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
+}

@@ -11,7 +11,7 @@ import { blockedBy, googlebotRules, parseRobots, type ParsedRobots } from '../ro
 import { parseSitemap, type ParsedSitemap } from '../sitemap.js';
 import { createHttpClient, type HttpClient } from './http.js';
 import { REDIRECT_STATUSES, type Hop } from './redirects.js';
-import { crawlUrl, inScope, makeScope, type Scope } from './scope.js';
+import { crawlUrl, inScope, makeScope, pathOf, type Scope } from './scope.js';
 
 /** How a URL was found; pages are followed, resources only fetched. */
 export type Via = 'start' | 'sitemap' | 'link' | 'canonical' | 'image' | 'resource';
@@ -151,7 +151,7 @@ async function crawlWith(client: HttpClient, opts: CrawlOptions): Promise<CrawlR
   const robotsText = await fetchInto(client, robotsRecord, scope, isText);
   const robots = robotsRecord.status === 200 && robotsText !== null ? { url: robotsRecord.url, text: robotsText, parsed: parseRobots(robotsText) } : null;
   const rules = robots && !opts.ignoreRobots ? ownRules(robots.parsed) : [];
-  const blocked = (url: string): string | null => (rules.length === 0 ? null : blockedBy(rules, new URL(url).pathname + new URL(url).search));
+  const blocked = (url: string): string | null => (rules.length === 0 ? null : blockedBy(rules, pathOf(url)));
 
   // Sitemaps: those robots.txt names (their paths, on the crawled origin), else /sitemap.xml; indexes are followed.
   const sitemaps: CrawlResult['sitemaps'] = [];

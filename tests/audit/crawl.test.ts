@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawlAudit, CrawlStartError, type CrawlAuditOptions } from '../../src/audit/crawl/index.js';
 import type { AuditReport } from '../../src/audit/index.js';
+import { RULES } from '../../src/audit/rules.js';
 import { TODAY, locations, settings } from './helpers.js';
 
 const WORDS = 'extract powder assay purity batch factory sample bulk supplier quality analysis certificate herb root leaf seed '.repeat(16);
@@ -48,7 +49,7 @@ async function faultServer(unknown: 'soft' | 'status' | 'ok'): Promise<Served> {
         200,
         page(
           'Home',
-          ['/moved-temp', '/loop-a', '/chain-1', '/noindex-page', '/canon-source', '/slash', '/insecure', '/private', '/target', `http://localhost:${new URL(origin).port}/other-host`]
+          ['/moved-temp', '/drop', '/loop-a', '/chain-1', '/noindex-page', '/canon-source', '/slash', '/insecure', '/private', '/target', `http://localhost:${new URL(origin).port}/other-host`]
             .map((href, i) => `<a href="${href}">Fault number ${i}</a>`)
             .join(' ') + '<img src="/error.png" alt="e" width="1" height="1">',
           canonical('/') + '<script src="/missing.js"></script>',
@@ -63,6 +64,8 @@ async function faultServer(unknown: 'soft' | 'status' | 'ok'): Promise<Served> {
       res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/target', '/noindex-page'].map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}</urlset>`);
     },
     '/moved-temp': (res) => redirect(res, 302, '/target'),
+    // The connection closed without an answer, every time (so the client's one retry fails too).
+    '/drop': (res) => res.socket?.destroy(),
     '/loop-a': (res) => redirect(res, 301, '/loop-b'),
     '/loop-b': (res) => redirect(res, 301, '/loop-a'),
     '/chain-1': (res) => redirect(res, 301, '/chain-2'),
@@ -126,6 +129,14 @@ describe('crawl audit of a site with planted faults', () => {
 
   it('finds a 302 where a 301 belongs', () => {
     expect(messages('http/temporary-redirect')).toEqual([expect.stringContaining(`${server.origin}/moved-temp redirects with 302 (temporary) to /target`)]);
+  });
+
+  it('finds the link that gets no answer, and the link to a redirect', () => {
+    expect(messages('http/unreachable')).toEqual([expect.stringMatching(new RegExp(`^${server.origin}/drop got no answer \\(.*\\); linked from /\\.$`))]);
+    expect(messages('http/linked-redirect')).toEqual([
+      `${server.origin}/chain-1 redirects to ${server.origin}/target; linked from /.`,
+      `${server.origin}/moved-temp redirects to ${server.origin}/target; linked from /.`,
+    ]);
   });
 
   it('finds the redirect loop and the chain of 3', () => {
@@ -217,6 +228,21 @@ describe('crawl audit options', () => {
     await closed.close();
     await expect(runCrawlAudit(options(closed.origin + '/'))).rejects.toThrow(CrawlStartError);
     await expect(runCrawlAudit(options(closed.origin + '/'))).rejects.toThrow(/nothing answers at http:\/\/127\.0\.0\.1:\d+\/: ECONNREFUSED/);
+  });
+});
+
+describe('the crawl rules', () => {
+  it('each fire on a planted fault of this file\'s servers', async () => {
+    const fired = new Set<string>();
+    for (const unknown of ['soft', 'status'] as const) {
+      const server = await faultServer(unknown);
+      try {
+        for (const f of (await runCrawlAudit(options(server.origin + '/'))).findings) fired.add(f.rule);
+      } finally {
+        await server.close();
+      }
+    }
+    expect(RULES.map((r) => r.id).filter((id) => id.startsWith('http/') && !fired.has(id))).toEqual([]);
   });
 });
 

@@ -9,11 +9,19 @@
  *   npm run bench -- audit --sizes=1420,10000 --linkinator-max=10000 --runs=3 --no-linkinator
  *   npm run bench -- audit --dir=dist --sizes= --chrt              (the shipped site at real-time priority)
  *   npm run bench -- audit --bin=/tmp/other/bin/site               (another build of site, to compare)
+ *   npm run bench -- audit --crawl --dir=dist --sizes=                (also `site audit URL` against linkinator, both over site serve)
  *
  * --chrt runs each audit under `chrt -f 50` (needs root): on a machine
  * other people are loading it measures the audit rather than the queue for
  * the cores. Use it for short runs only; a 100,000-page run at real-time
  * priority would starve everyone else for minutes.
+ *
+ * --crawl serves the dist with `site serve` on 127.0.0.1 and crawls it with
+ * `site audit URL --concurrency 8` and with linkinator 6 (`--concurrency 8
+ * --recurse`, started from its installed bin, not through npx each time),
+ * alternating, medians of --runs; it prints pages reached, sitemap URLs not
+ * reached and broken URLs of each. Budget (issue 19): under a fifth of
+ * linkinator's time. With --chrt both crawlers run at real-time priority.
  *
  * Budgets (issue 5): 1,500 pages under 2 s, 100,000 under 60 s with bounded memory.
  * Synthetic sites are generated once into the temp folder and reused.
@@ -228,6 +236,97 @@ async function linkinator(label: string, dir: string): Promise<void> {
   }
 }
 
+/** Where npx keeps linkinator 6's bin (installing it once), so runs time the crawl and not npx. */
+function linkinatorBin(): string {
+  const r = spawnSync('npx', ['-y', '-p', 'linkinator@6', '-c', 'command -v linkinator'], { encoding: 'utf8' });
+  const bin = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || bin === '') throw new Error(`cannot install linkinator@6 through npx: ${r.stderr.slice(-400)}`);
+  return bin;
+}
+
+function spawnCollect(command: string, args: string[]): Promise<{ code: number | null; stdout: string; ms: number }> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_ENV: 'production' } });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(chunks).toString('utf8'), ms: Number(process.hrtime.bigint() - start) / 1e6 }));
+  });
+}
+
+/** `site serve --dir <dir>` on a free port of 127.0.0.1; resolves once it listens. */
+async function serveDist(dir: string): Promise<{ url: string; stop(): void }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const data = join(tmpdir(), `site-crawl-bench-data-${process.pid}`);
+  const child = spawn(process.execPath, [BIN, 'serve', '--dir', dir, '--port', String(port), '--data-dir', data], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+      if (err.includes(`127.0.0.1:${port}`)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`site serve exited with ${code}: ${err}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () => {
+      child.kill('SIGTERM');
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `site audit URL` and linkinator over the same `site serve`, alternating, medians of RUNS. */
+async function measureCrawl(dir: string): Promise<void> {
+  const linkinator = linkinatorBin();
+  const server = await serveDist(dir);
+  const reports = join(tmpdir(), `site-crawl-bench-reports-${process.pid}`);
+  try {
+    const sitemapUrls = new Set<string>();
+    for (const m of readFileSync(join(dir, 'sitemap.xml'), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)) {
+      const path = new URL(m[1]).pathname;
+      if (path.endsWith('.xml')) {
+        for (const c of readFileSync(join(dir, path), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)) sitemapUrls.add(new URL(c[1]).pathname);
+      } else sitemapUrls.add(path);
+    }
+    // One crawl first, untimed: the server's first reads of each file would be charged to whichever crawler came first.
+    await spawnCollect(process.execPath, [BIN, 'audit', server.url, '--fail-on', 'none', '--reports', reports]);
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let oursSummary = '';
+    let theirsSummary = '';
+    for (let i = 0; i < RUNS; i++) {
+      // --chrt: both crawlers at real-time priority (the server is not), so a loaded machine's queue for the cores is left out.
+      const prefix = CHRT ? ['chrt', '-f', '50'] : [];
+      const a = await spawnCollect(prefix[0] ?? process.execPath, [...prefix.slice(1), ...(CHRT ? [process.execPath] : []), BIN, 'audit', server.url, '--concurrency', '8', '--json', '--fail-on', 'none', '--reports', reports]);
+      if (a.code !== 0) throw new Error(`site audit ${server.url} exited ${a.code}`);
+      ours.push(a.ms);
+      const report = JSON.parse(a.stdout) as { summary: { pages: number }; findings: Array<{ rule: string }>; crawl: { urls: Array<{ url: string; status: number | null }> } };
+      const reached = new Set(report.crawl.urls.filter((u) => u.status === 200).map((u) => new URL(u.url).pathname));
+      const missed = [...sitemapUrls].filter((p) => !reached.has(p) && !reached.has(p + '/'));
+      const broken = report.findings.filter((f) => ['http/client-error', 'http/server-error', 'http/unreachable', 'links/broken', 'img/broken'].includes(f.rule)).length;
+      oursSummary = `${report.summary.pages} pages, ${report.crawl.urls.length} URLs, ${missed.length} of ${sitemapUrls.size} sitemap URLs not reached, ${broken} broken`;
+
+      const l = await spawnCollect(prefix[0] ?? linkinator, [...prefix.slice(1), ...(CHRT ? [linkinator] : []), server.url, '--recurse', '--concurrency', '8', '--format', 'json', '--skip', '^(?!http://127\\.0\\.0\\.1)']);
+      theirs.push(l.ms);
+      const links = (JSON.parse(l.stdout) as { links: Array<{ url: string; state: string }> }).links;
+      const checked = new Set(links.filter((x) => x.state !== 'SKIPPED').map((x) => x.url));
+      theirsSummary = `${checked.size} URLs checked, ${links.filter((x) => x.state === 'BROKEN').length} broken (exit ${l.code})`;
+    }
+    const [mo, mt] = [median(ours), median(theirs)];
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    process.stdout.write(`crawl site audit URL   ${(mo / 1000).toFixed(2)} s median (runs: ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${oursSummary}\n`);
+    process.stdout.write(`crawl linkinator       ${(mt / 1000).toFixed(2)} s median (runs: ${theirs.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${theirsSummary}\n`);
+    process.stdout.write(`crawl ratio ${(mo / mt).toFixed(3)} of linkinator's time (budget 0.2: ${mo <= mt / 5 ? 'within' : 'OVER'})  load ${load}${CHRT ? '  chrt -f 50' : ''}\n`);
+  } finally {
+    server.stop();
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
 export async function run(args: string[]): Promise<void> {
   // `--name=value`: bench/run.ts takes every argument without a leading dash for a section name.
   const arg = (name: string) => args.find((a) => a.startsWith(name + '='))?.slice(name.length + 1);
@@ -238,6 +337,10 @@ export async function run(args: string[]): Promise<void> {
   if (arg('--bin')) process.stdout.write(`site CLI: ${BIN}\n`);
   const linkMax = Number(arg('--linkinator-max') ?? 2000);
   const real = arg('--dir');
+  if (args.includes('--crawl')) {
+    if (!real) throw new Error('--crawl needs --dir=<a built dist> to serve');
+    await measureCrawl(real);
+  }
   if (real) {
     measureAudit(`${real}`, real, 2000, arg('--reports') ?? 'reports');
     if (!args.includes('--no-linkinator')) await linkinator(real, real);

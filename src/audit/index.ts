@@ -22,6 +22,7 @@ import { DEFAULT_EXCLUDES } from './exclude.js';
 import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath, normaliseBasePath, resolveLink } from './urls.js';
 import { walk, type PageResult, type WalkContext, type WalkResult, type WalkTask } from './worker.js';
 import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
+import type { CrawlSection } from './crawl/index.js';
 
 export interface AuditOptions {
   /** The built site. */
@@ -96,6 +97,8 @@ export interface AuditReport {
   findings: Finding[];
   pages: PageRow[];
   lighthouse?: LighthousePage[];
+  /** `site audit URL` only: what the crawl fetched and how each URL answered. */
+  crawl?: CrawlSection;
 }
 
 /** Folders per worker task: each holds about one page, so a task is some 20 ms of work. */
@@ -192,7 +195,7 @@ async function readSitemaps(dir: string): Promise<Array<{ file: string; bytes: n
   return out;
 }
 
-interface Located {
+export interface Located {
   origin: string;
   basePath: string;
 }
@@ -468,8 +471,8 @@ export function sortFindings(findings: Finding[]): Finding[] {
   );
 }
 
-function buildReport(
-  opts: AuditOptions,
+export function buildReport(
+  opts: Pick<AuditOptions, 'dir' | 'settings'>,
   located: Located | null,
   routesKnown: boolean,
   findings: Finding[],

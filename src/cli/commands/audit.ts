@@ -19,6 +19,10 @@ interface AuditFlags {
   budget?: string;
   exclude: string[];
   format: string;
+  concurrency: string;
+  maxPages: string;
+  timeout: string;
+  ignoreRobots?: boolean;
 }
 
 const FORMATS = ['html', 'json', 'csv'] as const;
@@ -41,10 +45,40 @@ function positiveInt(value: string, flag: string, min: number, max: number): num
   return n;
 }
 
+async function crawlAudit(opts: import('../../audit/crawl/index.js').CrawlAuditOptions) {
+  const { runCrawlAudit, CrawlStartError } = await import('../../audit/crawl/index.js');
+  try {
+    return await runCrawlAudit(opts);
+  } catch (err) {
+    if (err instanceof CrawlStartError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+/** The crawl's settings from `site audit URL` and its flags. */
+function crawlOptions(url: string, flags: AuditFlags) {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UserError(`site audit expects an absolute http(s) URL to crawl, got "${url}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UserError(`site audit crawls http(s) URLs only, got "${url}"`);
+  if (flags.lighthouse) throw new UserError('--lighthouse audits a built --dir; it does not combine with a URL to crawl');
+  return {
+    url: parsed.href,
+    concurrency: positiveInt(flags.concurrency, '--concurrency', 1, 256),
+    maxPages: positiveInt(flags.maxPages, '--max-pages', 1, 10_000_000),
+    timeoutMs: positiveInt(flags.timeout, '--timeout', 1, 3600) * 1000,
+    ignoreRobots: flags.ignoreRobots === true,
+  };
+}
+
 export function registerAudit(program: Command, ctx: CommandContext): void {
   program
     .command('audit')
-    .description('audit a built site (or any static site on disk) for SEO problems; writes reports/audit.json and reports/audit.html')
+    .description('audit a built site for SEO problems, or crawl a served one (site audit URL); writes reports/audit.json and reports/audit.html')
+    .argument('[url]', 'crawl the site served at this http(s) URL instead of reading --dir')
     .option('--dir <dir>', 'the built site to audit', 'dist')
     .option('--reports <dir>', 'where to write the reports (and read build-routes.json when it describes --dir)', 'reports')
     .option('--format <formats>', 'reports to write, comma-separated: html, json, csv (audit-findings.csv and audit-pages.csv)', 'html,json')
@@ -56,9 +90,14 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
     .option('--lighthouse', 'also run Lighthouse on one page per screen kind')
     .option('--lighthouse-pages <n>', 'extra pages for Lighthouse', '0')
     .option('--budget <score>', 'with --lighthouse: fail when a category scores under this (0-100)')
-    .action(async (flags: AuditFlags) => {
+    .option('--concurrency <n>', 'with a URL: requests in flight at once', '8')
+    .option('--max-pages <n>', 'with a URL: pages to fetch at most', '10000')
+    .option('--timeout <seconds>', 'with a URL: time allowed for each answer', '15')
+    .option('--ignore-robots', 'with a URL: fetch what robots.txt disallows')
+    .action(async (url: string | undefined, flags: AuditFlags) => {
       const started = performance.now();
-      if (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory()) {
+      const crawl = url === undefined ? null : crawlOptions(url, flags);
+      if (crawl === null && (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory())) {
         throw new UserError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
       }
       if (flags.origin !== undefined) {
@@ -91,14 +130,16 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       const { runAudit, assembleReport, sortFindings } = await import('../../audit/index.js');
       const phases: string[] = [];
       const onPhase = (name: string, ms: number) => phases.push(`${name} ${(ms / 1000).toFixed(2)} s`);
-      let report = await runAudit({
-        dir: flags.dir,
-        reportsDir: flags.reports,
-        origin: flags.origin ?? configOrigin,
-        exclude: [...configExclude, ...flags.exclude],
-        settings,
-        onPhase,
-      });
+      let report = crawl
+        ? await crawlAudit({ ...crawl, origin: flags.origin ?? configOrigin, settings, onPhase })
+        : await runAudit({
+            dir: flags.dir,
+            reportsDir: flags.reports,
+            origin: flags.origin ?? configOrigin,
+            exclude: [...configExclude, ...flags.exclude],
+            settings,
+            onPhase,
+          });
       if (flags.lighthouse) {
         const { runLighthouse } = await import('../../audit/lighthouse.js');
         const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr, serve: serveForLighthouse });

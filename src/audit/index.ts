@@ -22,7 +22,7 @@ import { DEFAULT_EXCLUDES } from './exclude.js';
 import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath, normaliseBasePath, resolveLink } from './urls.js';
 import { walk, type PageResult, type WalkContext, type WalkResult, type WalkTask } from './worker.js';
 import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
-import type { CrawlSection } from './crawl/index.js';
+import type { CrawlSection } from './crawl/section.js';
 
 export interface AuditOptions {
   /** The built site. */

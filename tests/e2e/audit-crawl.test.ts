@@ -80,7 +80,7 @@ describe('site audit URL on site serve', () => {
   it('exits 2 on a URL it cannot crawl', async () => {
     const bad = await audit('ftp://127.0.0.1/');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('site audit crawls http(s) URLs only');
+    expect(bad.stderr).toContain('site audit URL "ftp://127.0.0.1/": expected an absolute http(s) URL');
     const stopped = await siteServe(SITE);
     await stopped.stop();
     const refused = await audit(stopped.url);
@@ -88,7 +88,7 @@ describe('site audit URL on site serve', () => {
     expect(refused.stderr).toContain(`nothing answers at ${stopped.url}: ECONNREFUSED`);
     const flags = await audit(server.url, '--concurrency', '0');
     expect(flags.code).toBe(2);
-    expect(flags.stderr).toContain('--concurrency expects a whole number from 1 to 256');
+    expect(flags.stderr).toContain('--concurrency "0": expected a whole number from 1 to 256');
   });
 });
 

@@ -5,7 +5,9 @@
  * pages found, with the crawl's answers standing in for dist/'s files, and
  * the crawl's own rules add what only HTTP shows.
  */
+import { UserError } from '../../core/errors.js';
 import { buildReport, sortFindings, type AuditReport } from '../index.js';
+import type { CrawlRow, CrawlSection } from './section.js';
 import { checkPage } from '../page-rules.js';
 import { scanPage } from '../scan.js';
 import { checkSite } from '../site-rules.js';
@@ -29,38 +31,8 @@ export interface CrawlAuditOptions {
   onPhase?: (phase: string, ms: number) => void;
 }
 
-/** One URL of the crawl as the report shows it. */
-export interface CrawlRow {
-  url: string;
-  via: string[];
-  status: number | null;
-  error?: string;
-  redirects: Hop[];
-  finalUrl: string;
-  contentType: string | null;
-  headers: Record<string, string>;
-  bytes: number;
-  referrers: number;
-  firstReferrer: string | null;
-}
-
-export interface CrawlSection {
-  start: string;
-  origin: string;
-  base: string;
-  /** The origin the site declares, whose URLs were mapped onto the crawled one. */
-  siteOrigin: string;
-  robots: string | null;
-  robotsObeyed: boolean;
-  sitemaps: string[];
-  notFound: { url: string; status: number | null; redirects: Hop[] };
-  pagesRead: number;
-  skippedForMaxPages: number;
-  urls: CrawlRow[];
-}
-
 /** The start URL could not be crawled: nothing to audit. */
-export class CrawlStartError extends Error {}
+export class CrawlStartError extends UserError {}
 
 /** Disk rules about dist/'s files, which a crawl has no view of. */
 const DISK_ONLY = new Set(['url/folder-redirect', 'url/twin-differs']);

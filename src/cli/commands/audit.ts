@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter } from '../../core/paint.js';
 import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
 import { UserError } from '../../core/errors.js';
+import { collect, httpUrl, oneOf, wholeNumber } from '../flags.js';
 
 interface AuditFlags {
   dir: string;
@@ -26,50 +26,25 @@ interface AuditFlags {
 }
 
 const FORMATS = ['html', 'json', 'csv'] as const;
-type Format = (typeof FORMATS)[number];
 
-function parseFormats(value: string): Set<Format> {
+/** `--format html,csv`: each one of FORMATS. */
+function parseFormats(value: string): Set<(typeof FORMATS)[number]> {
   const formats = value.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
-  const unknown = formats.filter((f) => !(FORMATS as readonly string[]).includes(f));
-  if (formats.length === 0 || unknown.length > 0) throw new UserError(`--format expects a comma-separated list of ${FORMATS.join(', ')}, got "${value}"`);
-  return new Set(formats as Format[]);
+  if (formats.length === 0) throw new UserError(`--format ${JSON.stringify(value)}: expected a comma-separated list of ${FORMATS.join(', ')}`);
+  return new Set(formats.map((f) => oneOf(f, '--format', FORMATS)));
 }
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
 
-function positiveInt(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${flag} expects a whole number from ${min} to ${max}, got "${value}"`);
-  return n;
-}
-
-async function crawlAudit(opts: import('../../audit/crawl/index.js').CrawlAuditOptions) {
-  const { runCrawlAudit, CrawlStartError } = await import('../../audit/crawl/index.js');
-  try {
-    return await runCrawlAudit(opts);
-  } catch (err) {
-    if (err instanceof CrawlStartError) throw new UserError(err.message);
-    throw err;
-  }
-}
-
 /** The crawl's settings from `site audit URL` and its flags. */
 function crawlOptions(url: string, flags: AuditFlags) {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UserError(`site audit expects an absolute http(s) URL to crawl, got "${url}"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UserError(`site audit crawls http(s) URLs only, got "${url}"`);
+  const parsed = httpUrl(url, 'site audit URL');
   if (flags.lighthouse) throw new UserError('--lighthouse audits a built --dir; it does not combine with a URL to crawl');
   return {
     url: parsed.href,
-    concurrency: positiveInt(flags.concurrency, '--concurrency', 1, 256),
-    maxPages: positiveInt(flags.maxPages, '--max-pages', 1, 10_000_000),
-    timeoutMs: positiveInt(flags.timeout, '--timeout', 1, 3600) * 1000,
+    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1, 256),
+    maxPages: wholeNumber(flags.maxPages, '--max-pages', 1, 10_000_000),
+    timeoutMs: wholeNumber(flags.timeout, '--timeout', 1, 3600) * 1000,
     ignoreRobots: flags.ignoreRobots === true,
   };
 }
@@ -100,38 +75,24 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       if (crawl === null && (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory())) {
         throw new UserError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
       }
-      if (flags.origin !== undefined) {
-        try {
-          if (!/^https?:$/.test(new URL(flags.origin).protocol)) throw new Error('scheme');
-        } catch {
-          throw new UserError(`--origin expects an absolute http(s) URL, got "${flags.origin}"`);
-        }
-      }
+      if (flags.origin !== undefined) httpUrl(flags.origin, '--origin');
       const formats = parseFormats(flags.format);
-      const extraPages = positiveInt(flags.lighthousePages, '--lighthouse-pages', 0, 100);
-      const budget = flags.budget === undefined ? undefined : positiveInt(flags.budget, '--budget', 0, 100);
+      const extraPages = wholeNumber(flags.lighthousePages, '--lighthouse-pages', 0, 100);
+      const budget = flags.budget === undefined ? undefined : wholeNumber(flags.budget, '--budget', 0, 100);
       if (budget !== undefined && !flags.lighthouse) throw new UserError('--budget needs --lighthouse');
 
-      const { ConfigError, loadAuditConfig, resolveSettings } = await import('../../audit/config.js');
+      const { loadAuditConfig, resolveSettings } = await import('../../audit/config.js');
       const configFile = flags.config ?? 'site.config.json';
-      let settings;
-      let configOrigin: string | undefined;
-      let configExclude: string[] = [];
-      try {
-        const config = await loadAuditConfig(configFile, flags.config !== undefined);
-        settings = resolveSettings(config, configFile);
-        configOrigin = config.origin;
-        configExclude = config.exclude ?? [];
-      } catch (err) {
-        if (err instanceof ConfigError) throw new UserError(err.message);
-        throw err;
-      }
+      const config = await loadAuditConfig(configFile, flags.config !== undefined);
+      const settings = resolveSettings(config, configFile);
+      const configOrigin = config.origin;
+      const configExclude = config.exclude ?? [];
 
       const { runAudit, assembleReport, sortFindings } = await import('../../audit/index.js');
       const phases: string[] = [];
       const onPhase = (name: string, ms: number) => phases.push(`${name} ${(ms / 1000).toFixed(2)} s`);
       let report = crawl
-        ? await crawlAudit({ ...crawl, origin: flags.origin ?? configOrigin, settings, onPhase })
+        ? await (await import('../../audit/crawl/index.js')).runCrawlAudit({ ...crawl, origin: flags.origin ?? configOrigin, settings, onPhase })
         : await runAudit({
             dir: flags.dir,
             reportsDir: flags.reports,
@@ -147,25 +108,8 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       }
 
       const writeStart = performance.now();
-      await mkdir(flags.reports, { recursive: true });
-      // One string for the file and --json: at 100,000 pages the report is 76 MB, and a second copy was most of the peak memory.
-      const json = formats.has('json') || flags.json ? JSON.stringify(report, null, 2) + '\n' : '';
-      const written: string[] = [];
-      if (formats.has('json')) {
-        await writeFile(join(flags.reports, 'audit.json'), json);
-        written.push('audit.json');
-      }
-      if (formats.has('csv')) {
-        const { findingsCsv, pagesCsv } = await import('../../audit/csv.js');
-        await writeFile(join(flags.reports, 'audit-findings.csv'), findingsCsv(report));
-        await writeFile(join(flags.reports, 'audit-pages.csv'), pagesCsv(report));
-        written.push('audit-findings.csv', 'audit-pages.csv');
-      }
-      if (formats.has('html')) {
-        const { renderHtmlReport } = await import('../../audit/html.js');
-        written.push('audit.html');
-        await writeFile(join(flags.reports, 'audit.html'), renderHtmlReport(report, { files: written, siteDir: relative(flags.reports, flags.dir) }));
-      }
+      const { writeAuditReports } = await import('../../audit/reports.js');
+      const { files: written, json } = await writeAuditReports(report, { reportsDir: flags.reports, formats, json: flags.json, siteDir: relative(flags.reports, flags.dir) });
       onPhase('reports', performance.now() - writeStart);
 
       if (flags.json) stdout(json.trimEnd());

@@ -9,6 +9,8 @@
  *   npm run bench -- build --synthetic[=100000]  also the synthetic catalogue, at most 3 runs
  *   npm run bench -- build --photos[=50]         also a copy of data/ with N photographed products (bench/photos.ts)
  *   npm run bench -- build --runs=3 --data-dir=<dir>
+ *   npm run bench -- build --bin=<other checkout>/bin/site   each run paired with the other build of the tool, in turn
+ *   npm run bench -- build --modes=rebuild,cold               only these ways (rebuild, fresh, cold, loops)
  * (flags take `=`: bench/run.ts reads every bare word as a section name)
  *
  * Two ways, both measured: every build into a new folder under bench/out/ (a
@@ -34,6 +36,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/site');
 const OUT = path.join(ROOT, 'bench/out');
 const TIME = '/usr/bin/time';
+/** `--bin=<other checkout>/bin/site`: the other build of the tool each run is paired with (set by run()). */
+let OTHER_BIN: string | undefined;
 
 interface BuildSample {
   wallMs: number;
@@ -51,10 +55,10 @@ let serial = 0;
 const fresh = (label: string) => path.join(OUT, `bench-${label}-${process.pid}-${++serial}`);
 
 /** One `bin/site build --json` as a child process; wall time around the spawn, peak RSS from the build (all its threads). */
-function buildOnce(dataDir: string, extra: string[], into?: { out: string; reports: string }, cwd = ROOT): Promise<BuildSample & { out: string; reports: string }> {
+function buildOnce(dataDir: string, extra: string[], into?: { out: string; reports: string }, cwd = ROOT, bin = BIN): Promise<BuildSample & { out: string; reports: string }> {
   const out = into?.out ?? fresh('dist');
   const reports = into?.reports ?? fresh('reports');
-  const args = [BIN, 'build', '--data-dir', path.resolve(ROOT, dataDir), '--out', out, '--reports', reports, '--json', ...extra];
+  const args = [bin, 'build', '--data-dir', path.resolve(ROOT, dataDir), '--out', out, '--reports', reports, '--json', ...extra];
   const withTime = existsSync(TIME);
   const [cmd, argv] = withTime ? [TIME, ['-f', 'cpu %U %S', process.execPath, ...args]] : [process.execPath, args];
   return new Promise((resolve, reject) => {
@@ -94,29 +98,43 @@ function buildOnce(dataDir: string, extra: string[], into?: { out: string; repor
  * clone in CI: the build runs from a folder outside any package, where it caches nothing.
  */
 async function measureBuild(label: string, dataDir: string, runs: number, extra: string[] = [], mode: 'fresh' | 'rebuild' | 'cold' = 'fresh'): Promise<void> {
+  // With --bin, each run of this checkout is paired with a run of the other, in turn (A B A B …), so both see the same machine.
+  const bins = OTHER_BIN === undefined ? [BIN] : [BIN, OTHER_BIN];
   const leftovers: string[] = [];
   const cwd = mode === 'cold' ? mkdtempSync(path.join(tmpdir(), 'site-bench-cold-')) : ROOT;
   if (cwd !== ROOT) leftovers.push(cwd);
-  const into = mode === 'rebuild' ? { out: fresh('dist'), reports: fresh('reports') } : undefined;
-  if (into !== undefined) leftovers.push(into.out, into.reports, path.join(path.dirname(into.out), `.${path.basename(into.out)}-spare`));
+  const intos = bins.map(() => (mode === 'rebuild' ? { out: fresh('dist'), reports: fresh('reports') } : undefined));
+  for (const into of intos) if (into !== undefined) leftovers.push(into.out, into.reports, path.join(path.dirname(into.out), `.${path.basename(into.out)}-spare`));
   // Warms the file cache; for a rebuild, two runs make the output and its spare.
-  for (let i = 0; i < (into === undefined ? 1 : 2); i++) await buildOnce(dataDir, extra, into, cwd).then((s) => leftovers.push(s.out, s.reports));
-  const samples: BuildSample[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = await buildOnce(dataDir, extra, into, cwd);
-    leftovers.push(s.out, s.reports);
-    samples.push(s);
+  for (const [b, bin] of bins.entries()) {
+    for (let i = 0; i < (intos[b] === undefined ? 1 : 2); i++) await buildOnce(dataDir, extra, intos[b], cwd, bin).then((s) => leftovers.push(s.out, s.reports));
   }
-  const wall = median(samples.map((s) => s.wallMs));
-  const cpus = samples.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
-  const pages = samples[0].pages;
-  const phases = Object.keys(samples[0].timings).map((k) => `${k} ${fmt(median(samples.map((s) => s.timings[k] ?? 0)))}`);
-  say(
-    `${label}: ${pages} pages, wall median ${fmt(wall)} ms (${fmt(pages / (wall / 1000))} pages/s), ` +
-      `peak RSS median ${fmt(median(samples.map((s) => s.peakRssMb)))} MB` +
-      (cpus.length > 0 ? `, cpu median ${fmt(median(cpus))} ms` : '') +
-      `\n    runs: ${samples.map((s) => fmt(s.wallMs)).join(', ')} ms; phases (ms, medians): ${phases.join(', ')}`,
-  );
+  const samples: BuildSample[][] = bins.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [b, bin] of bins.entries()) {
+      const s = await buildOnce(dataDir, extra, intos[b], cwd, bin);
+      leftovers.push(s.out, s.reports);
+      samples[b].push(s);
+    }
+  }
+  const medians = samples.map((list, b) => {
+    const wall = median(list.map((s) => s.wallMs));
+    const peak = median(list.map((s) => s.peakRssMb));
+    const cpus = list.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
+    const pages = list[0].pages;
+    const phases = Object.keys(list[0].timings).map((k) => `${k} ${fmt(median(list.map((s) => s.timings[k] ?? 0)))}`);
+    say(
+      `${label}${bins.length > 1 ? (b === 0 ? ' [this checkout]' : ` [${bins[b]}]`) : ''}: ${pages} pages, wall median ${fmt(wall)} ms (${fmt(pages / (wall / 1000))} pages/s), ` +
+        `peak RSS median ${fmt(peak)} MB` +
+        (cpus.length > 0 ? `, cpu median ${fmt(median(cpus))} ms` : '') +
+        `\n    runs: ${list.map((s) => fmt(s.wallMs)).join(', ')} ms; phases (ms, medians): ${phases.join(', ')}`,
+    );
+    return { wall, peak };
+  });
+  if (medians.length > 1) {
+    const ratios = samples[0].map((s, i) => s.wallMs / samples[1][i].wallMs);
+    say(`    this checkout against the other: wall ${fmt(medians[0].wall / medians[1].wall, 3)}× (median of pairs ${fmt(median(ratios), 3)}×), peak ${fmt(medians[0].peak / medians[1].peak, 3)}×`);
+  }
   await removeLater(leftovers);
 }
 
@@ -175,11 +193,33 @@ export async function run(args: string[]): Promise<void> {
   const runs = Number(flag(args, '--runs') || 5);
   const dataDir = flag(args, '--data-dir') || 'data';
   say(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores; figures are medians of ${runs})`);
+  const other = flag(args, '--bin');
+  OTHER_BIN = other ? path.resolve(other) : undefined;
+  const modes = new Set((flag(args, '--modes') || 'rebuild,fresh,cold,loops').split(','));
 
-  await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
-  await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
-  await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
-  await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
+  await measureShipped(dataDir, runs, modes);
+  await measurePhotos(args, dataDir, runs);
+  const synthetic = flag(args, '--synthetic');
+  if (synthetic !== undefined) {
+    const routes = Number(synthetic) || 100_000;
+    const started = performance.now();
+    const made = await makeSynthetic(dataDir, path.join(OUT, `synthetic-${routes}`), routes);
+    say(`synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`);
+    const synRuns = Math.min(runs, 3);
+    if (modes.has('rebuild')) await measureBuild(`site build synthetic-${routes}, rebuild into the same dist`, made.dir, synRuns, [], 'rebuild');
+    if (modes.has('fresh')) await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
+    if (modes.has('cold')) await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
+    if (modes.has('loops')) await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
+  }
+}
+
+/** The shipped catalogue (or --data-dir): each way of building, then the plain loops and the two-thread probe. */
+async function measureShipped(dataDir: string, runs: number, modes: ReadonlySet<string>): Promise<void> {
+  if (modes.has('rebuild')) await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
+  if (modes.has('fresh')) await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
+  if (modes.has('cold')) await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
+  if (modes.has('rebuild')) await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
+  if (!modes.has('loops')) return;
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);
   const s = await measureScaling(dataDir);
@@ -189,31 +229,20 @@ export async function run(args: string[]): Promise<void> {
       `two at once ${fmt(s.together[0])} + ${fmt(s.together[1])} = ${fmt(both)} pages/s, ${fmt(both / s.alone, 2)}× one thread. ` +
       `A loop streaming 64 MB of memory: ${fmt(s.streamAlone)} ms alone, ${fmt(s.streamTogether[0])} and ${fmt(s.streamTogether[1])} ms two at once`,
   );
+}
 
+/** --photos[=50]: a copy of the catalogue with N photographed products, with and without the image cache. */
+async function measurePhotos(args: string[], dataDir: string, runs: number): Promise<void> {
   const photos = flag(args, '--photos');
-  if (photos !== undefined) {
-    const count = Number(photos) || 50;
-    const started = performance.now();
-    const made = await makePhotoCatalogue(dataDir, path.join(OUT, `photos-${count}`), count);
-    say(
-      `photo catalogue: ${made.photos} products with a ${PHOTO_SIZE.width}×${PHOTO_SIZE.height} JPEG each (${fmt(made.bytes / 2 ** 20, 1)} MiB, blurred noise: ` +
-        `the encoder's worst case), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`,
-    );
-    const photoRuns = Math.min(runs, 3);
-    await measureBuild(`site build photos-${count}, fresh output folder (the WebP copies from the image cache)`, made.dir, photoRuns);
-    await measureBuild(`site build photos-${count}, cold: no cache, every copy encoded`, made.dir, photoRuns, [], 'cold');
-  }
-
-  const synthetic = flag(args, '--synthetic');
-  if (synthetic !== undefined) {
-    const routes = Number(synthetic) || 100_000;
-    const started = performance.now();
-    const made = await makeSynthetic(dataDir, path.join(OUT, `synthetic-${routes}`), routes);
-    say(`synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`);
-    const synRuns = Math.min(runs, 3);
-    await measureBuild(`site build synthetic-${routes}, rebuild into the same dist`, made.dir, synRuns, [], 'rebuild');
-    await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
-    await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
-    await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
-  }
+  if (photos === undefined) return;
+  const count = Number(photos) || 50;
+  const started = performance.now();
+  const made = await makePhotoCatalogue(dataDir, path.join(OUT, `photos-${count}`), count);
+  say(
+    `photo catalogue: ${made.photos} products with a ${PHOTO_SIZE.width}×${PHOTO_SIZE.height} JPEG each (${fmt(made.bytes / 2 ** 20, 1)} MiB, blurred noise: ` +
+      `the encoder's worst case), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`,
+  );
+  const photoRuns = Math.min(runs, 3);
+  await measureBuild(`site build photos-${count}, fresh output folder (the WebP copies from the image cache)`, made.dir, photoRuns);
+  await measureBuild(`site build photos-${count}, cold: no cache, every copy encoded`, made.dir, photoRuns, [], 'cold');
 }

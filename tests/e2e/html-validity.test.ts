@@ -30,7 +30,12 @@ interface VnuMessage {
 
 /** The jar's path: what the vnu-jar package exports. */
 function vnuJar(): string {
-  const jar = String(createRequire(import.meta.url)('vnu-jar'));
+  let jar: string;
+  try {
+    jar = String(createRequire(import.meta.url)('vnu-jar'));
+  } catch (e) {
+    throw new Error(`the vnu-jar devDependency is missing (npm ci): ${(e as Error).message.split('\n')[0]}`);
+  }
   if (!existsSync(jar)) throw new Error(`vnu-jar names ${jar}, which is missing: reinstall it (npm ci)`);
   return jar;
 }

@@ -88,8 +88,9 @@ function HeadFields({ site, assets, shape, v }: { site: SiteConfig; assets: Asse
       <meta name="theme-color" content="#1d4d2b" />
       <link rel="icon" href={LOGO_MARK.url} type="image/svg+xml" />
       <link rel="stylesheet" href={assets.css} />
-      <script type="module" src={assets.js} defer></script>
-      {shape.search ? <script type="module" src={assets.search} defer></script> : null}
+      {/* A module script is deferred by nature; HTML forbids a `defer` attribute on it. */}
+      <script type="module" src={assets.js}></script>
+      {shape.search ? <script type="module" src={assets.search}></script> : null}
     </>
   );
 }

@@ -57,7 +57,9 @@ export function InquiryFormMarkup({ formId, action, page, product = '', type = '
           <input id={id('product')} name="product" type="text" maxLength={1000} defaultValue={product} aria-describedby={err('product')} />
         </Field>
         <Field formId={formId} name="type" label="I would like" required>
-          <select id={id('type')} name="type" required defaultValue={type} aria-describedby={err('type')}>
+          {/* Always holds one of the types (no empty choice), so `required` could never fail, and HTML allows it on a
+              select only with an empty placeholder option: aria-required tells assistive technology what the label says. */}
+          <select id={id('type')} name="type" aria-required="true" defaultValue={type} aria-describedby={err('type')}>
             {INQUIRY_TYPES.map((t) => (
               <option key={t} value={t}>
                 {INQUIRY_TYPE_LABELS[t]}

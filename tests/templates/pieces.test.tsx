@@ -192,6 +192,10 @@ describe('inquiry forms follow the markup contract', () => {
         .toArray()
         .map((o) => $(o).attr('value')),
     ).toEqual([...INQUIRY_TYPES]);
+    // Never empty, so no placeholder option: HTML then forbids `required` on it; assistive technology still hears "required".
+    const type = form.find('select[name="type"]');
+    expect(type.attr('required')).toBeUndefined();
+    expect(type.attr('aria-required')).toBe('true');
     return form;
   };
   test('Inquire on a product page has the product filled in and quote preselected', () => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import * as schema from '../src/core/schema.js';
-import type { Article, Block, Category, Meta, NewsItem, Product, SiteConfig } from '../src/core/schema.js';
+import type { Article, Block, Meta, NewsItem, SiteConfig } from '../src/core/schema.js';
 import { INGREDIENTS, articleCandidates, ensureLength, summaryOf, type ArticleDraft } from './catalogue/articles.js';
 import { CATEGORY_ROWS, EXTRA_LISTINGS, GROUPS, buildCategories, categoryId } from './catalogue/categories.js';
 import { BRAND, fit } from './catalogue/meta.js';

@@ -172,9 +172,9 @@ const QUALITY = [
 
 const SUPPLY = [
   (p: ProductRow) => `We pack ${p.name} in 1-10kg foil bags or 25kg drums and dispatch in 1-2 working days from stock. The MOQ is 1-5kg, a free sample is available for evaluation, and bulk wholesale prices apply to larger orders.`,
-  (p: ProductRow) => `Ask for a free sample before you order. Standard packing is a 1-10kg foil bag or a 25kg fibre drum with double PE liners; the MOQ is 1-5kg and stock lots ship in 1-2 working days.`,
+  (_: ProductRow) => `Ask for a free sample before you order. Standard packing is a 1-10kg foil bag or a 25kg fibre drum with double PE liners; the MOQ is 1-5kg and stock lots ship in 1-2 working days.`,
   (p: ProductRow) => `For bulk and wholesale buyers we offer 25kg drums; for trials and smaller runs, 1-10kg foil bags. Orders from the MOQ of 1-5kg ship within 1-2 working days, and a free sample of ${mid(p.name)} is available.`,
-  (p: ProductRow) => `Delivery takes 1-2 working days for stock lots. Choose 1-10kg foil bags or 25kg drums, start from an MOQ of 1-5kg, and request a free sample, a custom quote or private labelling through the inquiry form.`,
+  (_: ProductRow) => `Delivery takes 1-2 working days for stock lots. Choose 1-10kg foil bags or 25kg drums, start from an MOQ of 1-5kg, and request a free sample, a custom quote or private labelling through the inquiry form.`,
 ];
 
 /** Research compounds ship in small lots first; the kilogram terms apply to scale-up orders. */

@@ -64,9 +64,9 @@ export function daysBetween(a: string, b: string): number {
 export function words(text: string): string[] {
   return text
     .toLowerCase()
-    .replace(/[^a-z0-9%.\-]+/g, ' ')
+    .replace(/[^a-z0-9%.-]+/g, ' ')
     .split(' ')
-    .map((w) => w.replace(/^[.\-]+|[.\-]+$/g, ''))
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
     .filter((w) => w.length > 0);
 }
 

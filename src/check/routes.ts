@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { pointer } from '../core/diagnostics.js';
-import { SCREENS, type Page, type RouteRecord, type Screen } from '../core/schema.js';
+import { SCREENS, type RouteRecord, type Screen } from '../core/schema.js';
 import { PAGE_SCREENS } from '../core/screens.js';
 import type { CheckCode } from '../core/codes.js';
 import { canonicalJson, diagnostic, type CheckContext, type Declaration } from './context.js';

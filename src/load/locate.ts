@@ -232,7 +232,10 @@ export function findOffsets(text: string, pointers: readonly string[]): Map<stri
 
   // i at the start of a value whose pointer is `path`, reported at `at`.
   const value = (path: string, at: number): void => {
-    if (!wanted.has(path)) return skipValue();
+    if (!wanted.has(path)) {
+      skipValue();
+      return;
+    }
     found.set(path, at);
     const c = text.charCodeAt(i);
     if (c === 0x7b) {

@@ -29,7 +29,7 @@ const DECODED_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\%]/;
  * redirect.
  */
 export function parseTarget(url: string | undefined): ParsedTarget {
-  if (!url || url[0] !== '/') return { ok: false, reason: 'the request target must start with "/"' };
+  if (url?.[0] !== '/') return { ok: false, reason: 'the request target must start with "/"' };
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
   const search = q === -1 ? '' : url.slice(q);

@@ -133,7 +133,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
     if (indexed === undefined) return null;
     const { realRoot } = index;
     const abs = await realpath(indexed).catch(() => null);
-    return abs && abs.startsWith(realRoot + sep) ? abs : null;
+    return abs?.startsWith(realRoot + sep) ? abs : null;
   };
   const cacheBytes = opts.cacheBytes ?? 128 * 1024 * 1024;
   const maxEntryBytes = opts.maxEntryBytes ?? 8 * 1024 * 1024;

@@ -4,7 +4,7 @@
  * findings and site-wide passes alike. Uses the compiled build (the pool
  * runs build/src/audit/worker.js): run `npx tsc -p tsconfig.json` first.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

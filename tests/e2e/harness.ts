@@ -55,7 +55,6 @@ export interface BuiltSite {
 export async function buildSite(): Promise<BuiltSite> {
   const given = process.env.SITE_E2E_DIST;
   if (given) return { dist: path.resolve(given), routes: await readRoutes(path.join(path.resolve(given), '..', 'reports')), cleanup: async () => undefined };
-  const cli = path.join(ROOT, 'build/src/cli/index.js');
   requireFreshBuild();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'site-e2e-'));
   const dist = path.join(dir, 'dist');

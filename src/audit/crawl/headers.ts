@@ -28,7 +28,7 @@ export function canonicalLinks(header: string | undefined): string[] {
   let m: RegExpExecArray | null;
   while ((m = entry.exec(header))) {
     const rel = /;\s*rel\s*=\s*"?([^";,]*)"?/i.exec(m[2]);
-    if (rel && rel[1].toLowerCase().split(/\s+/).includes('canonical')) out.push(m[1].trim());
+    if (rel?.[1].toLowerCase().split(/\s+/).includes('canonical')) out.push(m[1].trim());
   }
   return out;
 }

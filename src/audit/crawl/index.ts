@@ -7,7 +7,7 @@
  */
 import { UserError } from '../../core/errors.js';
 import { buildReport, sortFindings, type AuditReport } from '../index.js';
-import type { CrawlRow, CrawlSection } from './section.js';
+import type { CrawlRow } from './section.js';
 import { checkPage } from '../page-rules.js';
 import { scanPage } from '../scan.js';
 import { checkSite } from '../site-rules.js';
@@ -16,7 +16,6 @@ import { crawlSite, PROBE_PATH, type CrawlResult, type Reference, type UrlRecord
 import { canonicalLinks, robotsDirectives } from './headers.js';
 import { checkCrawl } from './rules.js';
 import { fileKey, pageKey, type Scope } from './scope.js';
-import type { Hop } from './redirects.js';
 
 export interface CrawlAuditOptions {
   url: string;

@@ -163,7 +163,7 @@ const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS
 function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer): boolean {
   if (unchanged) {
     const other = lstatSync(twin, { bigint: true, throwIfNoEntry: false });
-    if (other !== undefined && other.isFile() && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
+    if (other?.isFile() && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
   }
   for (let attempt = 0; ; attempt++) {
     try {

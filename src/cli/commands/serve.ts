@@ -53,7 +53,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       }
       // A build killed during its swap may have left dist/ missing: put it right before serving it (build/output/atomic.ts).
       if (!flags.apiOnly) await (await import('../../build/output/atomic.js')).recoverOutput(dist);
-      let running;
+      let running: Awaited<ReturnType<typeof startServer>>;
       try {
         running = await startServer({
           dir: flags.dir,

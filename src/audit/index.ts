@@ -21,7 +21,7 @@ import { cssReferences } from './css.js';
 import { DEFAULT_EXCLUDES } from './exclude.js';
 import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath, normaliseBasePath, resolveLink } from './urls.js';
 import { walk, type PageResult, type WalkContext, type WalkResult, type WalkTask } from './worker.js';
-import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
+import type { Finding, RuleDef, RuleId, RuleSettings, SiteFacts } from './types.js';
 import type { CrawlSection } from './crawl/index.js';
 
 export interface AuditOptions {
@@ -89,7 +89,7 @@ export interface AuditReport {
     pages: number;
     indexable: number;
     findings: Record<Severity, number>;
-    byRule: Array<{ rule: string; severity: Severity; count: number }>;
+    byRule: Array<{ rule: RuleId; severity: Severity; count: number }>;
     byScreen: Array<{ screen: string; pages: number; findings: number }>;
   };
   /** The rules that produced findings, as configured. */
@@ -253,10 +253,11 @@ async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typ
 }
 
 /** One string object per distinct value: results cloned from workers bring a copy of every link target and rule id. */
-function interner(): (s: string) => string {
+function interner(): <S extends string>(s: S) => S {
   const seen = new Map<string, string>();
-  return (s) => {
-    const known = seen.get(s);
+  return <S extends string>(s: S): S => {
+    // A value equal to s is s's own type.
+    const known = seen.get(s) as S | undefined;
     if (known !== undefined) return known;
     seen.set(s, s);
     return s;
@@ -264,7 +265,7 @@ function interner(): (s: string) => string {
 }
 
 /** Shares the strings many pages repeat (link targets, screens, element ids of shared forms, rule ids) and the page's own URL and file in its findings. */
-function compactPage(page: PageResult, intern: (s: string) => string): PageResult {
+function compactPage(page: PageResult, intern: <S extends string>(s: S) => S): PageResult {
   const site = page.site;
   site.screen = site.screen === null ? null : intern(site.screen);
   site.ids = intern(site.ids);
@@ -521,7 +522,7 @@ export function assembleReport(
   lighthouse?: LighthousePage[],
 ): AuditReport {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  const byRule = new Map<string, number>();
+  const byRule = new Map<RuleId, number>();
   for (const f of findings) {
     counts[f.severity]++;
     byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);

@@ -104,11 +104,9 @@ export interface AuditReport {
 /** Folders per worker task: each holds about one page, so a task is some 20 ms of work. */
 const BATCH = 64;
 /**
- * Below this many folders waiting to be walked the pool does not pay: on the
- * shipped site (1,467 pages, 2 cores) two workers took the same wall time as
- * one thread and a third more CPU, and this thread plus one worker was slower
- * than this thread alone whenever the machine had other work: each worker
- * starts, loads the modules and warms the JIT on its own.
+ * Below this many folders waiting to be walked the pool does not pay: each
+ * worker starts, loads the modules and warms the JIT on its own, which a site
+ * of the shipped size does not repay (docs/PERFORMANCE.md, "Audit").
  */
 const POOL_MIN_FOLDERS = 5000;
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

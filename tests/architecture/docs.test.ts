@@ -1,14 +1,14 @@
 /**
  * The documents that describe the code name only files that exist: every
- * `src/...` path in backticks in docs/CONTRACTS.md and README.md is a file or
- * folder of this checkout.
+ * `src/...` path in backticks in docs/CONTRACTS.md, docs/PERFORMANCE.md and
+ * README.md is a file or folder of this checkout.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const DOCS = ['docs/CONTRACTS.md', 'README.md'];
+const DOCS = ['docs/CONTRACTS.md', 'docs/PERFORMANCE.md', 'README.md'];
 
 /** The `src/...` paths a Markdown text names in backticks (a trailing slash or `:line` left off). */
 function srcPathsIn(markdown: string): string[] {

@@ -148,7 +148,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
 
       const writeStart = performance.now();
       await mkdir(flags.reports, { recursive: true });
-      // One string for the file and --json: at 100,000 pages the report is 76 MB, and a second copy was most of the peak memory.
+      // One string for the file and --json: a large site's report is tens of MB, and a second copy would be most of the peak memory.
       const json = formats.has('json') || flags.json ? JSON.stringify(report, null, 2) + '\n' : '';
       const written: string[] = [];
       if (formats.has('json')) {

@@ -1,6 +1,6 @@
 /**
- * The zod schema of the audit config, in its own module: zod costs about
- * 100 ms to load, which the audit pays only when a config file exists.
+ * The zod schema of the audit config, in its own module: loading zod is slow
+ * (docs/PERFORMANCE.md), and the audit pays for it only when a config file exists.
  */
 import { z } from 'zod';
 

@@ -8,7 +8,7 @@ import { UserError } from '../core/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { AuditConfig } from './config-schema.js';
-import { RULES, RULES_BY_ID } from './rules.js';
+import { isRuleId, RULES, RULES_BY_ID } from './rules.js';
 import type { RuleSettings } from './types.js';
 
 export type { AuditConfig };
@@ -19,14 +19,12 @@ export class ConfigError extends UserError {
 
 /** Turns a parsed config into one setting per rule, rejecting unknown rules and options. */
 export function resolveSettings(config: AuditConfig, file: string): RuleSettings {
-  const settings: RuleSettings = {};
-  for (const rule of RULES) {
-    settings[rule.id] = { enabled: true, severity: rule.severity, options: { ...(rule.options ?? {}) } };
-  }
+  // Every registered rule, by its id (RULES lists each id once).
+  const settings = Object.fromEntries(RULES.map((rule) => [rule.id, { enabled: true, severity: rule.severity, options: { ...(rule.options ?? {}) } }])) as RuleSettings;
   for (const [id, value] of Object.entries(config.rules)) {
-    const rule = RULES_BY_ID.get(id);
     const where = `${file}: /audit/rules/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (!rule) throw new ConfigError(`${where}: unknown rule "${id}" (run \`site audit --json\` to see the rule ids)`);
+    if (!isRuleId(id)) throw new ConfigError(`${where}: unknown rule "${id}" (run \`site audit --json\` to see the rule ids)`);
+    const rule = RULES_BY_ID.get(id)!;
     const setting = settings[id];
     if (value === 'off') setting.enabled = false;
     else if (typeof value === 'string') setting.severity = value;

@@ -21,7 +21,7 @@ import { cssReferences } from './css.js';
 import { DEFAULT_EXCLUDES } from './exclude.js';
 import { PLACEHOLDER_ORIGIN, candidateFiles, cleanPath, normaliseBasePath, resolveLink } from './urls.js';
 import { walk, type PageResult, type WalkContext, type WalkResult, type WalkTask } from './worker.js';
-import type { Finding, RuleDef, RuleSettings, SiteFacts } from './types.js';
+import type { Finding, RuleDef, RuleId, RuleSettings, SiteFacts } from './types.js';
 import type { CrawlSection } from './crawl/section.js';
 
 export interface AuditOptions {
@@ -89,7 +89,7 @@ export interface AuditReport {
     pages: number;
     indexable: number;
     findings: Record<Severity, number>;
-    byRule: Array<{ rule: string; severity: Severity; count: number }>;
+    byRule: Array<{ rule: RuleId; severity: Severity; count: number }>;
     byScreen: Array<{ screen: string; pages: number; findings: number }>;
   };
   /** The rules that produced findings, as configured. */
@@ -104,11 +104,9 @@ export interface AuditReport {
 /** Folders per worker task: each holds about one page, so a task is some 20 ms of work. */
 const BATCH = 64;
 /**
- * Below this many folders waiting to be walked the pool does not pay: on the
- * shipped site (1,467 pages, 2 cores) two workers took the same wall time as
- * one thread and a third more CPU, and this thread plus one worker was slower
- * than this thread alone whenever the machine had other work: each worker
- * starts, loads the modules and warms the JIT on its own.
+ * Below this many folders waiting to be walked the pool does not pay: each
+ * worker starts, loads the modules and warms the JIT on its own, which a site
+ * of the shipped size does not repay (docs/PERFORMANCE.md, "Audit").
  */
 const POOL_MIN_FOLDERS = 5000;
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -253,10 +251,11 @@ async function detectOrigin(opts: AuditOptions, sitemaps: Awaited<ReturnType<typ
 }
 
 /** One string object per distinct value: results cloned from workers bring a copy of every link target and rule id. */
-function interner(): (s: string) => string {
+function interner(): <S extends string>(s: S) => S {
   const seen = new Map<string, string>();
-  return (s) => {
-    const known = seen.get(s);
+  return <S extends string>(s: S): S => {
+    // A value equal to s is s's own type.
+    const known = seen.get(s) as S | undefined;
     if (known !== undefined) return known;
     seen.set(s, s);
     return s;
@@ -264,7 +263,7 @@ function interner(): (s: string) => string {
 }
 
 /** Shares the strings many pages repeat (link targets, screens, element ids of shared forms, rule ids) and the page's own URL and file in its findings. */
-function compactPage(page: PageResult, intern: (s: string) => string): PageResult {
+function compactPage(page: PageResult, intern: <S extends string>(s: S) => S): PageResult {
   const site = page.site;
   site.screen = site.screen === null ? null : intern(site.screen);
   site.ids = intern(site.ids);
@@ -521,7 +520,7 @@ export function assembleReport(
   lighthouse?: LighthousePage[],
 ): AuditReport {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  const byRule = new Map<string, number>();
+  const byRule = new Map<RuleId, number>();
   for (const f of findings) {
     counts[f.severity]++;
     byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);

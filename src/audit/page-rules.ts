@@ -5,7 +5,7 @@
 import { measureContent } from './content.js';
 import { checkStructuredData } from './schema.js';
 import { resolveLink, type SiteBase } from './urls.js';
-import type { Finding, PageFacts, RuleSettings, SiteFacts } from './types.js';
+import type { Finding, PageFacts, RuleId, RuleSettings, SiteFacts } from './types.js';
 import { isSvgUrl } from '../core/social.js';
 
 /** What the build said about a route (reports/build-routes.json). */
@@ -50,7 +50,7 @@ export function isNoindex(robots: readonly string[]): boolean {
 }
 
 export function findingEmitter(settings: RuleSettings, out: Finding[], url: string | null, file: string) {
-  return (rule: string, message: string, line?: number): void => {
+  return (rule: RuleId, message: string, line?: number): void => {
     const setting = settings[rule];
     if (!setting) throw new Error(`audit: rule "${rule}" is not registered`);
     if (!setting.enabled) return;
@@ -58,7 +58,7 @@ export function findingEmitter(settings: RuleSettings, out: Finding[], url: stri
   };
 }
 
-function checkUrl(url: string, ctx: PageContext, emit: (rule: string, message: string) => void): void {
+function checkUrl(url: string, ctx: PageContext, emit: (rule: RuleId, message: string) => void): void {
   const opt = ctx.settings['url/too-long'].options;
   const segments = url.split('/');
   const wart = /[A-Z]/.test(url) || segments.some((s) => s.startsWith('-') || s.endsWith('-'));
@@ -92,7 +92,7 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   const base = documentBase(facts, ctx.origin, served);
   const resolve = (href: string | null) => resolveLink(href, base, facts.url, site);
   const emit = findingEmitter(ctx.settings, findings, facts.url, facts.file);
-  const opt = (rule: string) => ctx.settings[rule].options;
+  const opt = (rule: RuleId) => ctx.settings[rule].options;
 
   // Titles
   const title = facts.titles.find((t) => t.inHead) ?? facts.titles[0];

@@ -20,7 +20,7 @@ export interface WrittenReports {
 export async function writeAuditReports(report: AuditReport, options: { reportsDir: string; formats: ReadonlySet<ReportFormat>; json?: boolean; siteDir: string }): Promise<WrittenReports> {
   const { reportsDir, formats } = options;
   await mkdir(reportsDir, { recursive: true });
-  // At 100,000 pages the report is 76 MB, and a second copy was most of the peak memory.
+  // One string for the file and --json: a large site's report is tens of MB, and a second copy would be most of the peak memory.
   const json = formats.has('json') || options.json ? JSON.stringify(report, null, 2) + '\n' : '';
   const files: string[] = [];
   if (formats.has('json')) {

@@ -3,17 +3,30 @@
  * thresholds are the reference ones of Screaming Frog's issue catalogue and
  * Lighthouse's SEO audits.
  */
-import type { RuleDef } from './types.js';
+import type { Severity } from '../core/diagnostics.js';
 
-const r = (
-  id: string,
-  severity: RuleDef['severity'],
+/**
+ * One registered rule, its id as a literal type, so the registry's ids make
+ * up RuleId. RuleDef (types.ts) has this shape; it is repeated here because
+ * types.ts imports RuleId from this module and imports may not go in a circle.
+ */
+interface Registered<Id extends string> {
+  readonly id: Id;
+  readonly severity: Severity;
+  readonly explanation: string;
+  readonly fix: string;
+  readonly options?: Readonly<Record<string, number>>;
+}
+
+const r = <const Id extends string>(
+  id: Id,
+  severity: Severity,
   explanation: string,
   fix: string,
   options?: Record<string, number>,
-): RuleDef => ({ id, severity, explanation, fix, ...(options ? { options } : {}) });
+): Registered<Id> => ({ id, severity, explanation, fix, ...(options ? { options } : {}) });
 
-export const RULES: readonly RuleDef[] = [
+export const RULES = [
   // Titles
   r('title/missing', 'error', 'The page has no <title>; search engines invent one from the content.', 'Add a unique <title> in <head>.'),
   r('title/empty', 'error', 'The <title> element is empty.', 'Write a descriptive title of 30–60 characters.'),
@@ -127,6 +140,14 @@ export const RULES: readonly RuleDef[] = [
   r('lighthouse/budget', 'error', 'A Lighthouse category scored under the --budget.', 'Fix the failed audits listed in the report.'),
   r('lighthouse/failed-audit', 'info', 'A Lighthouse audit failed on a sampled page.', 'See the audit\'s advice in the Lighthouse documentation.'),
   r('lighthouse/error', 'error', 'Lighthouse could not audit a sampled page.', 'Check that Chromium is installed (apt-get install chromium) and the page loads.'),
-];
+] as const;
 
-export const RULES_BY_ID: ReadonlyMap<string, RuleDef> = new Map(RULES.map((rule) => [rule.id, rule]));
+/** Every rule id of the registry: an emitter given any other string does not compile. */
+export type RuleId = (typeof RULES)[number]['id'];
+
+/** Looked up by a string from outside the code (a config file); undefined for an unknown id. */
+export const RULES_BY_ID: ReadonlyMap<string, (typeof RULES)[number]> = new Map(RULES.map((rule) => [rule.id, rule]));
+
+export function isRuleId(id: string): id is RuleId {
+  return RULES_BY_ID.has(id);
+}

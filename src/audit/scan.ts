@@ -13,9 +13,8 @@
  * doctypes and processing instructions; attributes by
  * `([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?`), so a '<'
  * that starts no tag, or a quote that never closes, stays text. The
- * cheerio walk in extract.ts is the reference the tests compare it with. On
- * the shipped site this loop takes about half the time of that regex scanner,
- * which itself took half the time of cheerio.
+ * cheerio walk in extract.ts is the reference the tests compare it with; this
+ * loop is the fastest of the three (docs/PERFORMANCE.md, "Audit").
  */
 import type { ImageFact, JsonLdFact, PageFacts } from './types.js';
 
@@ -374,10 +373,9 @@ function findEndTag(html: string, from: number, name: string): number {
 
 /**
  * The scanner's state while it walks one page. The walk is split into small
- * functions over this object rather than one large one: V8 compiled the
- * single-function scanner for 150–430 ms at a time, several times per run
- * (each rarely taken branch deoptimised it), which was a large part of an
- * audit that takes about a second.
+ * functions over this object rather than one large one: V8 recompiles a
+ * large function each time a rarely taken branch deoptimises it, at a cost
+ * an audit of a second notices (docs/PERFORMANCE.md, "Audit").
  */
 interface Scan {
   html: string;

@@ -4,10 +4,10 @@
  * shows. The catalogue sells on quote: a Product must stay plain, never an
  * Offer with an invented price.
  */
-import type { JsonLdFact } from './types.js';
+import type { JsonLdFact, RuleId } from './types.js';
 
 type Entity = Record<string, unknown>;
-export type SchemaEmit = (rule: string, message: string) => void;
+export type SchemaEmit = (rule: RuleId, message: string) => void;
 
 const isObject = (v: unknown): v is Entity => typeof v === 'object' && v !== null && !Array.isArray(v);
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);

@@ -9,7 +9,7 @@ import { blockedBy, googlebotRules, type ParsedRobots } from './robots.js';
 import type { ParsedSitemap } from './sitemap.js';
 import { findingEmitter } from './page-rules.js';
 import { candidateFiles, cleanPath, homeKey, insideBase } from './urls.js';
-import type { Finding, RuleSettings, SiteFacts } from './types.js';
+import type { Finding, RuleId, RuleSettings, SiteFacts } from './types.js';
 
 export interface SiteInput {
   pages: SiteFacts[];
@@ -171,7 +171,7 @@ export function checkSite(input: SiteInput): SiteResult {
 
   // Duplicates among indexable pages.
   const indexablePages = pages.filter((p) => indexable.has(p.url));
-  const duplicates = (rule: string, what: string, key: (p: SiteFacts) => string | null): void => {
+  const duplicates = (rule: RuleId, what: string, key: (p: SiteFacts) => string | null): void => {
     for (const group of groupBy(indexablePages, key).values()) {
       if (group.length < 2) continue;
       for (const page of group) {

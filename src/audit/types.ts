@@ -4,12 +4,13 @@
  * the findings every rule produces.
  */
 import type { Severity } from '../core/diagnostics.js';
+import type { RuleId } from './rules.js';
 
-export type { Severity };
+export type { RuleId, Severity };
 
 export interface Finding {
   /** Stable rule id, e.g. `title/too-long`. */
-  rule: string;
+  rule: RuleId;
   severity: Severity;
   /** The page's URL path (`/herb-extract`), or null for site files such as sitemap.xml. */
   url: string | null;
@@ -116,7 +117,7 @@ export interface SiteFacts {
 }
 
 export interface RuleDef {
-  id: string;
+  id: RuleId;
   severity: Severity;
   /** One line: what the rule detects and why it matters. */
   explanation: string;
@@ -133,4 +134,5 @@ export interface RuleSetting {
   options: Record<string, number>;
 }
 
-export type RuleSettings = Record<string, RuleSetting>;
+/** One setting per registered rule. */
+export type RuleSettings = Record<RuleId, RuleSetting>;

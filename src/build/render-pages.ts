@@ -16,8 +16,8 @@ import type { BuildResult, PageStamps, PlannedRoute } from './types.js';
  * The catalogue as the workers get it: the lean catalogue's plain data (its
  * WeakMaps do not serialize), and its routes without their meta. A worker
  * reads a route's title, description and keywords only while rendering that
- * route, from the route its job brings; in the snapshot they were a fifth of
- * its bytes at 100,000 routes, and 40 MB of the worker's heap.
+ * route, from the route its job brings, so the snapshot and the worker's heap
+ * do not hold every route's meta (docs/PERFORMANCE.md).
  */
 export function workerCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf' | 'bodies'> {
   const { sourceOf: _notClonable, bodies: _notNeeded, ...plain } = catalogue;

@@ -27,8 +27,8 @@ export const SHARE_CARD_URL = '/images/share.png';
 
 /**
  * The widths of the smaller copies the build makes of a photograph, in pixels: a phone's card up to a
- * gallery on a high-density screen (31rem at 2×). Wider screens and zoom load the original; a 1920 copy
- * took as long to encode as the other four together.
+ * gallery on a high-density screen (31rem at 2×). Wider screens and zoom load the original; a wider copy
+ * would cost as much encoding as these together (docs/PERFORMANCE.md, "Photographs").
  */
 export const VARIANT_WIDTHS = [320, 640, 960, 1280] as const;
 

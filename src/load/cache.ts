@@ -27,7 +27,7 @@ export const CODE_DIRS = ['../load', '../check', '../core'] as const;
 export const CODE_PACKAGES = ['zod', 'jsonc-parser', 'image-size'] as const;
 
 /**
- * Catalogues larger than this (six times the shipped one) are not cached:
+ * Catalogues larger than this (several times the shipped one) are not cached:
  * their entry would cost seconds to write and hundreds of megabytes of disk,
  * and such sizes are stress tests (bench/synthetic.ts), not catalogues.
  */
@@ -35,8 +35,8 @@ export const MAX_DATA_BYTES = 64 * 1024 * 1024;
 
 /**
  * The same limit for a lean result (see src/load/lean.ts), whose entry holds
- * no body blocks: about a tenth of the data's size, so a 100,000-route
- * catalogue (400 MB of data) is worth caching.
+ * no body blocks: a fraction of the data's size, so a stress-size catalogue
+ * is worth caching too (docs/PERFORMANCE.md, "Check", has the sizes).
  */
 export const MAX_LEAN_DATA_BYTES = 1024 * 1024 * 1024;
 

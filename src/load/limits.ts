@@ -10,7 +10,7 @@
 export interface DataLimits {
   /** Bytes a data file (JSON) may have, but for routes.json. */
   fileBytes: number;
-  /** Bytes routes.json may have: the registry grows with the catalogue (100,000 routes take some 30 MB), no other file does. */
+  /** Bytes routes.json may have: the registry grows with the catalogue, no other file does (docs/PERFORMANCE.md, "Check"). */
   routesBytes: number;
   /** Characters (UTF-16 code units) a text of a data file may have before a warning. */
   textChars: number;

@@ -105,9 +105,10 @@ export function digestOf(bytes: Uint8Array): string {
 }
 
 /**
- * Bytes a snapshot holds by default: the shipped catalogue (5 MB) is read
- * once; of a 100,000-route one (400 MB) only the first files stay in memory,
- * and validating the rest reads each again, one at a time.
+ * Bytes a snapshot holds by default: a catalogue of the shipped size is read
+ * once; of a stress-size one only the first files stay in memory, and
+ * validating the rest reads each again, one at a time (sizes in
+ * docs/PERFORMANCE.md, "Check").
  */
 export const KEPT_BYTES = 64 * 1024 * 1024;
 

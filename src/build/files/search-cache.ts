@@ -1,7 +1,6 @@
 /**
  * The search index, cached by content: MiniSearch's indexing is most of the
- * build's main-thread work (over a second of CPU for the shipped catalogue,
- * competing with the render workers for the same cores), yet it is a pure
+ * build's main-thread work (docs/PERFORMANCE.md), yet it is a pure
  * function of the indexed documents and the indexing code. The key hashes
  * both, so a changed product, route or tokenizer is a miss; the output is the
  * same bytes either way.
@@ -88,7 +87,7 @@ function cacheSlot(
   const code = indexingCode();
   if (cacheDir === undefined || code === null) return { store: (output) => output };
   // The check's key already hashes every data byte and the code that made the catalogue and its routes
-  // from them: hashing the catalogue again (100 ms for the shipped one) would add nothing.
+  // from them: hashing the catalogue again would cost time and add nothing.
   const key = checkKey === undefined ? inputKey(code, catalogue, routes) : createHash('sha256').update(`${code}\0check\0${checkKey}`).digest('hex');
   // One file per key: builds of several catalogues (tests, benchmarks, a site's branches) do not evict each other.
   const file = path.join(cacheDir, `search-${key.slice(0, 24)}.json`);
@@ -119,7 +118,7 @@ function cacheSlot(
 
 /** Entries kept: the most recently written go last. */
 const MAX_ENTRIES = 8;
-/** Largest index cached (the shipped catalogue's is under 3 MB). */
+/** Largest index cached: far above a real catalogue's, below a stress-size one's. */
 const MAX_CACHED_CHARS = 64 * 1024 * 1024;
 
 function pruneEntries(cacheDir: string): void {

@@ -1,8 +1,8 @@
 /**
  * MiniSearch's indexing in a thread of its own. On a cache miss it is the
- * largest piece of work the build's main thread had besides rendering (about
- * 0.6 s for the shipped catalogue, the whole of a second core that otherwise
- * waits; 15 s at 100,000 routes), and it needs nothing but the documents.
+ * largest piece of work the build's main thread has besides rendering, a
+ * second core would otherwise wait, and it needs nothing but the documents
+ * (docs/PERFORMANCE.md, "Cold peak").
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -121,8 +121,8 @@ function siteAbsolutePath(ref: string, origin: string): ReturnType<typeof intern
  * a tag scanner over the HTML string. It relies on what React's
  * renderToStaticMarkup guarantees (attribute values quoted with `"` and
  * escaped, `<` escaped in text and in JSON-LD, no comments), which makes a
- * DOM unnecessary: cheerio took four times as long as rendering the page, the
- * scanner a tenth of it. `extractLinksWithCheerio` (links-reference.ts) is
+ * DOM unnecessary, and a DOM costs more than rendering the page
+ * (docs/PERFORMANCE.md, "Link check"). `extractLinksWithCheerio` (links-reference.ts) is
  * the reference it is tested against, page by page.
  */
 export function extractLinks(html: string, pagePath: string, origin: string): PageLinks {

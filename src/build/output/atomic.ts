@@ -120,8 +120,8 @@ export function ownerOf(rel: string, parts: number): number {
  * With `parts` above 1, `part` walks only what ownerOf gives it (every part
  * lists the top level and its folders, which are few); the union of all
  * parts' inventories is the whole folder's. Files `leaveOut` names are not
- * listed (the pages' twins, which their pages' writers replace: at 100,000
- * routes listing them cost 60 MB of the build's peak).
+ * listed (the pages' twins, which their pages' writers replace; listing them
+ * would only add to the build's peak memory, see docs/PERFORMANCE.md).
  */
 export function takeInventory(root: string, part = 0, parts = 1, leaveOut?: (file: string) => boolean): Inventory {
   const into: Inventory = { files: new Set(), dirs: new Set() };

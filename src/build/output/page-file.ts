@@ -1,15 +1,12 @@
 /**
  * How a render thread writes an output file: synchronously, from the pieces
  * the page was assembled from, through two buffers the thread reuses from
- * file to file. Joining the pieces, encoding the page into a new buffer and
- * reading the previous file into another cost three page-sized allocations
- * per page, and on the machines here memory traffic, not the cores, is what
- * two render threads compete for (see bench/scaling.ts).
+ * file to file, so a page costs no page-sized allocation: memory traffic,
+ * not the cores, is what render threads compete for.
  *
- * Synchronous, because the thread has nothing else to do meanwhile: with
- * fs/promises, or the callback API bounded by p-limit, the same build took
- * longer (file handles and thread-pool round trips cost more per file than
- * rendering a small page).
+ * Synchronous, because the thread has nothing else to do meanwhile, and file
+ * handles and thread-pool round trips cost more per file than rendering a
+ * small page (docs/PERFORMANCE.md, "Page writes").
  */
 import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';

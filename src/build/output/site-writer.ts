@@ -7,7 +7,7 @@
  * never opens more than SITE_WRITE_CONCURRENCY files at a time.
  *
  * Pages are not written here: each render thread writes its own pages one at
- * a time with synchronous calls (see output-file.ts for why), so the number
+ * a time with synchronous calls (see page-file.ts for why), so the number
  * of threads bounds those writes.
  */
 import { copyFile, mkdir, unlink, writeFile } from 'node:fs/promises';

@@ -6,9 +6,9 @@
  *
  * Why: the machines here page out file cache that nobody touched for a
  * minute (the kernel's DAMON `pageout` scheme), so by the time a large
- * catalogue is rebuilt its previous output is on disk only. Reading every
- * page back to compare it took 25 of each render thread's 44 seconds at
- * 100,000 routes; a stat and a hash take a fraction of that.
+ * catalogue is rebuilt its previous output is on disk only, and reading every
+ * page back to compare it is most of a render thread's time; a stat and a
+ * hash take a fraction of that (docs/PERFORMANCE.md, "Output stamps").
  *
  * A stamp is the file's device, inode, size, modification and change times
  * (nanoseconds) and the sha1 of its bytes. The change time cannot be set from

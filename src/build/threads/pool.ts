@@ -51,10 +51,8 @@ export function createRenderPool(config: WorkerConfig, threads = defaultConcurre
           atomics: 'disabled',
           idleTimeout: 60_000,
           workerData: config,
-          // Rendering makes many short-lived strings and elements: a larger young generation
-          // means far fewer scavenges (a sixth of a worker's time with the default 16 MB). 64 MB
-          // rendered no faster than 32 at 100,000 routes (render phase 44.4-45.5 s against
-          // 44.6-45.1 s) and held 30-40 MB more at the build's peak (1,001-1,020 MiB against 978-979).
+          // Rendering makes many short-lived strings and elements: a young generation larger than
+          // V8's default means far fewer scavenges; past 32 MB it only costs memory (docs/PERFORMANCE.md).
           resourceLimits: { maxYoungGenerationSizeMb: 32 },
         });
   let local: Renderer | undefined;

@@ -25,8 +25,8 @@ export function threadsFor(routes: number, asked?: number): number {
  * collection, in builds of PARALLEL_MIN_ROUTES or more. Rendering promotes a
  * steady trickle of short-lived objects (the main thread yields between pages,
  * so a page's objects outlive a scavenge) that only a full collection frees;
- * at V8's default growing factor a large build's heaps grow to four times
- * what they hold.
+ * at V8's default growing factor a large build's heaps grow to several times
+ * what they hold (docs/PERFORMANCE.md, "Worker heaps").
  */
 const LARGE_BUILD_HEAP_GROWING_PERCENT = 15;
 

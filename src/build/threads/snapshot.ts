@@ -3,11 +3,10 @@
  * the catalogue's top-level fields, each v8-serialised on its own and
  * written one after another, each behind its length.
  *
- * One serialisation of the whole catalogue meant one buffer of its full size
- * on the main thread and another in each worker as it read the file, both
- * alive while the worker's catalogue was being built: at 100,000 routes two
- * 73 MB buffers at the moment the build's memory peaked. Field by field, the
- * largest buffer is the largest field (the articles, 32 MB).
+ * One serialisation of the whole catalogue would mean one buffer of its full
+ * size on the main thread and another in each worker as it reads the file,
+ * both alive when the build's memory peaks. Field by field, the largest
+ * buffer is the largest field (docs/PERFORMANCE.md has the sizes).
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';

@@ -16,7 +16,7 @@ interface BuildFlags {
   htmlTwins: boolean;
 }
 
-/** 57560 → "57,560". Not Intl.NumberFormat: loading ICU's number data cost 35 ms of every build. */
+/** 57560 → "57,560". Not Intl.NumberFormat: loading ICU's number data would cost every build time (docs/PERFORMANCE.md). */
 const number = { format: (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') };
 
 /** Prints at most one progress line per second, on a terminal only: CI logs and pipes stay clean. */

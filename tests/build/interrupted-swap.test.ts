@@ -1,5 +1,5 @@
 /**
- * A build killed in the middle of its swap (src/emit/atomic.ts): every state
+ * A build killed in the middle of its swap (src/build/output/atomic.ts): every state
  * the folders beside dist/ can be left in is recovered from, on disk and for
  * real, with the build SIGKILLed between the swap's two renames (strace's
  * fault injection holds each rename for 1.5 s).

@@ -1,5 +1,5 @@
 /**
- * The spare (.dist-spare, see src/emit/atomic.ts) is a cache: whatever an
+ * The spare (.dist-spare, see src/build/output/atomic.ts) is a cache: whatever an
  * earlier build left in it that stands where this build writes (a folder
  * where a file goes, a file where a folder goes) is removed, and the build
  * writes the same output as a fresh one.

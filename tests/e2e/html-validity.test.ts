@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENS } from '../../src/load/schema.js';
+import { SCREENS } from '../../src/core/schema.js';
 import { buildSite, type BuiltSite } from './harness.js';
 
 interface VnuMessage {

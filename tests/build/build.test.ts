@@ -14,7 +14,7 @@ import { checkDataDir } from '../../src/check/run.js';
 import { defaultClientDir, readAssetRefs } from '../../src/build/files/assets.js';
 import { extractLinks, pageTargets, resolveReferences } from '../../src/build/links/scan.js';
 import { extractLinksWithCheerio } from './links-reference.js';
-import { build, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
+import { build, buildWithRenderer, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
 
 const ORIGIN = 'https://www.example.com';
 const ROUTES = [

@@ -1,7 +1,7 @@
 /**
  * Group commit: inquiries whose bodies arrive in the same turn of the event
  * loop are inserted in one transaction, so one fsync (synchronous=FULL)
- * covers all of them. better-sqlite3 blocks the loop while it commits; one
+ * covers all of them. The SQLite driver blocks the loop while it commits; one
  * commit per batch instead of one per inquiry keeps page latency flat under
  * a burst of forms. Each promise resolves only after its row is committed.
  */

@@ -1,7 +1,8 @@
 /**
- * The inquiry store: one SQLite file (better-sqlite3) in the data directory,
- * outside dist/. better-sqlite3 is synchronous, so when `add` returns the row
- * is committed and the response may say so.
+ * The inquiry store: one SQLite file in the data directory, outside dist/,
+ * through ./sqlite.ts (node:sqlite, or better-sqlite3 on Node 20). Both are
+ * synchronous, so when `add` returns the row is committed and the response
+ * may say so.
  *
  * Durability: WAL with synchronous=FULL, which fsyncs the WAL on every
  * commit. NORMAL would survive a killed process (the WAL is in the OS page
@@ -12,8 +13,8 @@ import { UserError } from '../core/errors.js';
 import { randomBytes, createHmac } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Inquiry, InquiryType } from '../core/inquiry.js';
+import { openSqlite } from './sqlite.js';
 
 export const STORE_FILE = 'inquiries.db';
 const SCHEMA_VERSION = 1;
@@ -178,21 +179,21 @@ export function openStore(dataDir: string, opts: { create?: boolean; readonly?: 
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
   const created = !existsSync(file);
-  const db = new Database(file, { readonly: opts.readonly === true, fileMustExist: !opts.create });
+  const db = openSqlite(file, { readonly: opts.readonly === true, mustExist: !opts.create });
   // Names, e-mail addresses and phone numbers: readable by the serving user only (SQLite gives -wal and -shm the same mode).
   if (created) chmodSync(file, 0o600);
-  db.pragma('busy_timeout = 5000');
+  db.exec('PRAGMA busy_timeout = 5000');
   if (!opts.readonly) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    const version = db.pragma('user_version', { simple: true }) as number;
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
     if (version > SCHEMA_VERSION) {
       db.close();
       throw new Error(`${file} was written by a newer version of site (schema ${version}, this one knows ${SCHEMA_VERSION})`);
     }
     db.exec(DDL);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('ip_salt', ?)`).run(randomBytes(32).toString('hex'));
   }
   const salt = opts.readonly
@@ -281,7 +282,7 @@ export function openStore(dataDir: string, opts: { create?: boolean; readonly?: 
       ).run(error.slice(0, 1000), nextAttemptMs, nextAttemptMs === null ? now.toISOString() : null, inquiryId);
     },
     close() {
-      if (db.open) db.close();
+      db.close();
     },
   };
 }

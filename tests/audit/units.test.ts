@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadAuditConfig, resolveSettings } from '../../src/audit/config.js';
 import { auditConfigSchema } from '../../src/audit/config-schema.js';
 import { measureContent, minhash, nearDuplicatePairs, similarity, words } from '../../src/audit/content.js';
-import { extractPage } from '../../src/audit/extract.js';
+import { extractPage } from './extract.js';
 import { escapeHtml, renderHtmlReport } from '../../src/audit/html.js';
 import { blockedBy, googlebotRules, parseRobots } from '../../src/audit/robots.js';
 import { parseSitemap } from '../../src/audit/sitemap.js';

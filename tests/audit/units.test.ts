@@ -3,7 +3,8 @@ import { ConfigError, loadAuditConfig, resolveSettings } from '../../src/audit/c
 import { auditConfigSchema } from '../../src/audit/config-schema.js';
 import { measureContent, minhash, nearDuplicatePairs, similarity, words } from '../../src/audit/content.js';
 import { extractPage } from './extract.js';
-import { escapeHtml, renderHtmlReport } from '../../src/audit/html.js';
+import { renderHtmlReport } from '../../src/audit/html.js';
+import { escapeHtml } from '../../src/core/html/escape.js';
 import { blockedBy, googlebotRules, parseRobots } from '../../src/audit/robots.js';
 import { parseSitemap } from '../../src/audit/sitemap.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';

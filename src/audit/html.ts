@@ -5,6 +5,7 @@
  * page, its findings, inlinks and outlinks) drawn by the script from the
  * data embedded in it.
  */
+import { escapeHtml } from '../core/html/escape.js';
 import type { AuditReport } from './index.js';
 
 export interface HtmlReportOptions {
@@ -21,20 +22,6 @@ export const MAX_ROWS = 5000;
  * says how many more there are and where. Errors are always all shown.
  */
 export const MAX_PER_RULE = 1000;
-
-const SPECIAL = /[&<>"']/;
-
-export function escapeHtml(value: unknown): string {
-  const text = String(value ?? '');
-  // Most cells (URLs, numbers, rule ids) have nothing to escape: testing costs less than five replaces.
-  if (!SPECIAL.test(text)) return text;
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 const STYLE = `
 :root{font:14px/1.45 system-ui,sans-serif;color:#1d2327;background:#fff}

@@ -1,100 +1,21 @@
 /**
- * A single-pass HTML scanner for page facts. The audit needs only a few
- * elements and the text between them, so it skips building a DOM: one loop
- * over character codes finds the tags (indexOf to the next '<', then the tag
- * name and the attribute run up to the '>' that is outside quotes), raw-text
- * elements (script, style, title, textarea) are jumped over, and nesting is
- * tracked only for the elements whose regions matter (head, body, main, nav,
- * header, footer, aside, form, svg, a, headings). Attributes are read only
- * for the few names the facts use, straight from the page string.
- *
- * It reads markup exactly as the earlier regex scanner did (the tag pattern
- * `<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>`, comments,
- * doctypes and processing instructions; attributes by
- * `([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?`), so a '<'
- * that starts no tag, or a quote that never closes, stays text. The
- * cheerio walk in extract.ts is the reference the tests compare it with; this
- * loop is the fastest of the three (docs/PERFORMANCE.md, "Audit").
+ * The audit's page facts, read in one pass of the project's HTML tokenizer
+ * (core/html/tokenize.ts) without a DOM: raw-text elements (script, style,
+ * title, textarea) are jumped over, and nesting is tracked only for the
+ * elements whose regions matter (head, body, main, nav, header, footer,
+ * aside, form, svg, a, headings). Attributes are read only for the few names
+ * the facts use, straight from the page string. The cheerio walk in
+ * tests/audit/extract.ts is the reference the tests compare it with
+ * (docs/PERFORMANCE.md, "Audit").
  */
+import { decodeEntities } from '../core/html/entities.js';
+import { srcsetUrls } from '../core/html/srcset.js';
+import {
+  attributeBounds, findEndTag, isSpace, isWhitespace, lookUpTag, nextAttribute, selfClosing, tagTable, tokenize, type TagHandler,
+} from '../core/html/tokenize.js';
 import type { ImageFact, JsonLdFact, PageFacts } from './types.js';
 
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
-  hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', middot: '·', bull: '•',
-  laquo: '«', raquo: '»', deg: '°', times: '×', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶',
-};
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isHexDigit = (c: number): boolean => isDigit(c) || ((c | 32) >= 97 && (c | 32) <= 102);
-const isAlphanumeric = (c: number): boolean => isDigit(c) || ((c | 32) >= 97 && (c | 32) <= 122);
-
-/**
- * Decodes character references as the pattern
- * `&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z][a-zA-Z0-9]{1,31}));?` with
- * a replacer did: numeric ones to their code point (U+FFFD when out of
- * range), known names to their character, unknown names left as written.
- * Read by hand: a replacer call per reference was a visible cost on pages
- * whose text React escaped (&#x27;, &amp;).
- */
-export function decodeEntities(s: string): string {
-  let amp = s.indexOf('&');
-  if (amp === -1) return s;
-  let out = '';
-  let last = 0;
-  while (amp !== -1) {
-    let i = amp + 1;
-    let decoded: string | undefined;
-    if (s.charCodeAt(i) === 35 /* # */) {
-      let code = -1;
-      let j = i + 1;
-      if (isDigit(s.charCodeAt(j))) {
-        while (j < s.length && j - (i + 1) < 7 && isDigit(s.charCodeAt(j))) j++;
-        code = Number(s.slice(i + 1, j));
-      } else if ((s.charCodeAt(j) | 32) === 120 /* x */ && isHexDigit(s.charCodeAt(j + 1))) {
-        j++;
-        while (j < s.length && j - (i + 2) < 6 && isHexDigit(s.charCodeAt(j))) j++;
-        code = parseInt(s.slice(i + 2, j), 16);
-      }
-      if (code !== -1) {
-        decoded = code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
-        i = j;
-      }
-    } else if (isAsciiLetter(s.charCodeAt(i)) && isAlphanumeric(s.charCodeAt(i + 1))) {
-      let j = i + 2;
-      while (j < s.length && j - i < 32 && isAlphanumeric(s.charCodeAt(j))) j++;
-      const name = s.slice(i, j);
-      decoded = NAMED[name] ?? NAMED[name.toLowerCase()];
-      i = j;
-      // An unknown name stays as written, with its ';'.
-      if (decoded === undefined) decoded = s.slice(amp, s.charCodeAt(i) === 59 ? i + 1 : i);
-    }
-    if (decoded === undefined) {
-      amp = s.indexOf('&', amp + 1);
-      continue;
-    }
-    if (s.charCodeAt(i) === 59 /* ; */) i++;
-    out += s.slice(last, amp) + decoded;
-    last = i;
-    amp = s.indexOf('&', i);
-  }
-  return out + s.slice(last);
-}
-
-const GT = 62;
-const SLASH = 47;
-const BANG = 33;
-const QUESTION = 63;
-const DQUOTE = 34;
-const SQUOTE = 39;
 const EQUALS = 61;
-const DASH = 45;
-
-/** The characters of JavaScript's `\s`. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
 
 /**
  * Runs of whitespace that are not already a single space: replacing every
@@ -114,17 +35,6 @@ export function collapse(s: string): string {
     else spaceBefore = false;
   }
   return spaceBefore && s.length > 0 ? s.replace(UNCOLLAPSED, ' ').trim() : s;
-}
-
-const isAsciiLetter = (c: number): boolean => (c | 32) >= 97 && (c | 32) <= 122;
-/** [a-zA-Z0-9:-] */
-const isTagNameChar = (c: number): boolean => isAsciiLetter(c) || (c >= 48 && c <= 58) || c === DASH;
-/** [^\s"'>\/=] */
-const isAttributeNameChar = (c: number): boolean => c !== DQUOTE && c !== SQUOTE && c !== GT && c !== SLASH && c !== EQUALS && !isSpace(c);
-
-function isWhitespace(s: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isSpace(s.charCodeAt(i))) return false;
-  return true;
 }
 
 /**
@@ -221,52 +131,14 @@ function setAttribute(attrs: Attributes, slot: number, html: string, valueStart:
   }
 }
 
-/**
- * The attributes in html[start, end): names are runs of [^\s"'>\/=], a value
- * follows `=` (quoted when its closing quote is inside the run, else up to
- * whitespace).
- */
+const bounds = attributeBounds();
+
+/** The attributes the facts use in the run html[start, end). */
 function parseAttributes(html: string, start: number, end: number): Attributes {
   const attrs = noAttributes();
-  let i = start;
-  while (i < end) {
-    if (!isAttributeNameChar(html.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const nameStart = i;
-    while (i < end && isAttributeNameChar(html.charCodeAt(i))) i++;
-    const nameEnd = i;
-    let valueStart = -1;
-    let valueEnd = -1;
-    let j = i;
-    while (j < end && isSpace(html.charCodeAt(j))) j++;
-    if (j < end && html.charCodeAt(j) === EQUALS) {
-      j++;
-      while (j < end && isSpace(html.charCodeAt(j))) j++;
-      if (j < end) {
-        const q = html.charCodeAt(j);
-        if (q === DQUOTE || q === SQUOTE) {
-          const close = html.indexOf(q === DQUOTE ? '"' : "'", j + 1);
-          if (close !== -1 && close < end) {
-            valueStart = j + 1;
-            valueEnd = close;
-            i = close + 1;
-          }
-        }
-        if (valueStart === -1) {
-          let k = j;
-          while (k < end && html.charCodeAt(k) !== GT && !isSpace(html.charCodeAt(k))) k++;
-          if (k > j) {
-            valueStart = j;
-            valueEnd = k;
-            i = k;
-          }
-        }
-      }
-    }
-    const slot = attributeSlot(html, nameStart, nameEnd);
-    if (slot !== -1) setAttribute(attrs, slot, html, valueStart, valueEnd);
+  for (let i = nextAttribute(html, start, end, bounds); i !== -1; i = nextAttribute(html, i, end, bounds)) {
+    const slot = attributeSlot(html, bounds[0], bounds[1]);
+    if (slot !== -1) setAttribute(attrs, slot, html, bounds[2], bounds[3]);
   }
   return attrs;
 }
@@ -280,14 +152,6 @@ function mayHaveId(html: string, start: number, end: number): boolean {
     if (j < end && html.charCodeAt(j) === EQUALS) return true;
   }
   return false;
-}
-
-function srcsetUrls(srcset: string | undefined): string[] {
-  if (!srcset) return [];
-  return srcset
-    .split(',')
-    .map((part) => part.trim().split(/\s+/)[0])
-    .filter((u): u is string => Boolean(u));
 }
 
 // What a tag name means to the scanner: flags in the low byte, an element id above.
@@ -327,49 +191,11 @@ const TAG_LIST: ReadonlyArray<[string, number]> = [
   ...[1, 2, 3, 4, 5, 6].map((n): [string, number] => [`h${n}`, HEADING]),
 ];
 
-/**
- * Tag names by a hash of their lower-cased characters (open addressing):
- * looking a name up this way needs no sliced string, which a Map lookup did
- * (slicing and hashing every tag name was the scanner's largest single cost).
- */
-const SLOT_MASK = 255;
-const TAG_SLOTS = new Int16Array(SLOT_MASK + 1).fill(-1);
-/** The hash step for one character of a tag name; `| 32` lower-cases letters and keeps digits, ':' and '-'. */
-const hashStep = (h: number, c: number): number => (Math.imul(h, 31) + (c | 32)) | 0;
-TAG_LIST.forEach(([name], index) => {
-  let h = 0;
-  for (let i = 0; i < name.length; i++) h = hashStep(h, name.charCodeAt(i));
-  let slot = h & SLOT_MASK;
-  while (TAG_SLOTS[slot] !== -1) slot = (slot + 1) & SLOT_MASK;
-  TAG_SLOTS[slot] = index;
-});
-
-/** The index in TAG_LIST of the tag named html[start, end) (with hash h), or -1. */
-function tagIndex(html: string, start: number, end: number, h: number): number {
-  for (let slot = h & SLOT_MASK; TAG_SLOTS[slot] !== -1; slot = (slot + 1) & SLOT_MASK) {
-    const index = TAG_SLOTS[slot];
-    const name = TAG_LIST[index][0];
-    if (name.length !== end - start) continue;
-    let t = 0;
-    // Tag-name characters: (c | 32) equals a lower-case letter, digit, ':' or '-' only for that character.
-    while (t < name.length && (html.charCodeAt(start + t) | 32) === name.charCodeAt(t)) t++;
-    if (t === name.length) return index;
-  }
-  return -1;
-}
+/** Tag names looked up without slicing them out of the page. */
+const TAGS = tagTable(TAG_LIST.map(([name]) => name));
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 /** <link> rels whose href names an origin to connect to, not a file. */
 const ORIGIN_LINK_RELS = new Set(['preconnect', 'dns-prefetch']);
-
-/** Where `</name` (ASCII case-insensitive, name lower case) next starts at or after `from`, or -1. */
-function findEndTag(html: string, from: number, name: string): number {
-  for (let k = html.indexOf('</', from); k !== -1; k = html.indexOf('</', k + 1)) {
-    let t = 0;
-    while (t < name.length && (html.charCodeAt(k + 2 + t) | 32) === name.charCodeAt(t)) t++;
-    if (t === name.length) return k;
-  }
-  return -1;
-}
 
 /**
  * The scanner's state while it walks one page. The walk is split into small
@@ -418,32 +244,6 @@ function closeAnchor(s: Scan): void {
   const open = s.anchor!;
   if (open.href !== null) s.facts.links.push({ href: open.href, text: collapse(open.text.join('')), rel: open.rel });
   s.anchor = null;
-}
-
-/** The end of `<!…>` or `<?…>` at `lt`, or -1 when it is not one (no '>'): an unterminated comment runs to the end. */
-function declarationEnd(html: string, lt: number, c1: number): number {
-  if (c1 === BANG && html.charCodeAt(lt + 2) === DASH && html.charCodeAt(lt + 3) === DASH) {
-    const close = html.indexOf('-->', lt + 4);
-    return close === -1 ? html.length : close + 3;
-  }
-  const gt = html.indexOf('>', lt + 2);
-  return gt === -1 ? -1 : gt + 1;
-}
-
-/** The '>' that ends the attribute run starting at `from`, skipping quoted values; -1 when a quote never closes or no '>' follows. */
-function tagEnd(html: string, from: number): number {
-  const length = html.length;
-  let i = from;
-  while (i < length) {
-    const c = html.charCodeAt(i);
-    if (c === GT) return i;
-    if (c === DQUOTE || c === SQUOTE) {
-      const close = html.indexOf(c === DQUOTE ? '"' : "'", i + 1);
-      if (close === -1) return -1;
-      i = close + 1;
-    } else i++;
-  }
-  return -1;
 }
 
 function endTag(s: Scan, kind: number, level: number): void {
@@ -535,7 +335,7 @@ function image(s: Scan, a: Attributes): void {
 /** A start tag whose attribute run is html[attrStart, gt); returns where scanning resumes. */
 function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: number): number {
   const html = s.html;
-  const selfClosing = gt > attrStart && html.charCodeAt(gt - 1) === SLASH;
+  const closesItself = selfClosing(html, attrStart, gt);
   const a = gt > attrStart && (kind & READ_ATTRIBUTES || mayHaveId(html, attrStart, gt)) ? parseAttributes(html, attrStart, gt) : NO_ATTRIBUTES;
   if (a.id) s.facts.ids.add(a.id);
   if (kind === 0) return gt + 1;
@@ -549,7 +349,7 @@ function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: num
       s.facts.screen = a.screen ?? null;
       break;
     case MAIN: s.mainDepth++; break;
-    case SVG: if (!selfClosing) return skipSvg(html, gt + 1); break;
+    case SVG: if (!closesItself) return skipSvg(html, gt + 1); break;
     case META: meta(s.facts, a); break;
     case LINK: link(s, a); break;
     case ANCHOR:
@@ -568,12 +368,31 @@ function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: num
     if (element !== IMG && (TAG_LIST[tag][0] !== 'input' || (a.type ?? '').toLowerCase() === 'image')) s.facts.refs.push({ url: a.src.trim(), what: TAG_LIST[tag][0] });
   }
   if ((element === IMG || element === SOURCE) && a.srcset) s.facts.resources.push(...srcsetUrls(a.srcset));
-  if (!selfClosing) {
+  if (!closesItself) {
     if (kind & CHROME) s.chromeDepth++;
     if (kind & NOT_CONTENT) s.notContentDepth++;
     if (kind & INVISIBLE) s.invisibleDepth++;
   }
   return gt + 1;
+}
+
+/** The tokenizer's handler for one page: tags are looked up in TAG_LIST and handed to the scan's functions. */
+class PageReader implements TagHandler {
+  constructor(private readonly s: Scan) {}
+
+  text(from: number, to: number): void {
+    flushText(this.s, from, to);
+  }
+
+  startTag(nameStart: number, nameEnd: number, hash: number, gt: number): number {
+    const tag = lookUpTag(TAGS, this.s.html, nameStart, nameEnd, hash);
+    return startTag(this.s, tag, tag === -1 ? 0 : TAG_LIST[tag][1], nameEnd, gt);
+  }
+
+  endTag(nameStart: number, nameEnd: number, hash: number): void {
+    const tag = lookUpTag(TAGS, this.s.html, nameStart, nameEnd, hash);
+    if (tag !== -1) endTag(this.s, TAG_LIST[tag][1], this.s.html.charCodeAt(nameStart + 1) - 48);
+  }
 }
 
 export function scanPage(html: string, url: string, file: string): PageFacts {
@@ -585,37 +404,8 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
     html, facts, hasMain: /<main[\s>]/i.test(html), visible: [], main: [], inHead: false, inBody: false,
     mainDepth: 0, chromeDepth: 0, notContentDepth: 0, invisibleDepth: 0, anchor: null, heading: null, pendingSrcset: [],
   };
-  const length = html.length;
-  let last = 0; // start of the text not yet taken
-  let pos = 0; // where to look for the next '<'
-  while (pos < length) {
-    const lt = html.indexOf('<', pos);
-    if (lt === -1) break;
-    pos = lt + 1;
-    const c1 = html.charCodeAt(lt + 1);
-    if (c1 === BANG || c1 === QUESTION) {
-      const end = declarationEnd(html, lt, c1);
-      if (end === -1) continue;
-      flushText(s, last, lt);
-      last = pos = end;
-      continue;
-    }
-    const nameStart = c1 === SLASH ? lt + 2 : lt + 1;
-    if (!isAsciiLetter(html.charCodeAt(nameStart))) continue;
-    let h = hashStep(0, html.charCodeAt(nameStart));
-    let nameEnd = nameStart + 1;
-    for (let c = html.charCodeAt(nameEnd); nameEnd < length && isTagNameChar(c); c = html.charCodeAt(++nameEnd)) h = hashStep(h, c);
-    const gt = tagEnd(html, nameEnd);
-    if (gt === -1) continue; // this '<' starts no tag: it stays text
-    flushText(s, last, lt);
-    const tag = tagIndex(html, nameStart, nameEnd, h);
-    const kind = tag === -1 ? 0 : TAG_LIST[tag][1];
-    if (c1 === SLASH) {
-      if (kind !== 0) endTag(s, kind, html.charCodeAt(nameStart + 1) - 48);
-      last = pos = gt + 1;
-    } else last = pos = startTag(s, tag, kind, nameEnd, gt);
-  }
-  if (last < length) addText(s, html.slice(last));
+  const last = tokenize(html, new PageReader(s));
+  if (last < html.length) addText(s, html.slice(last));
   if (s.anchor) closeAnchor(s);
 
   // A whole page's text always has runs to collapse: replace without testing first.

@@ -8,7 +8,8 @@ import { nearDuplicatePairs } from './content.js';
 import { blockedBy, googlebotRules, type ParsedRobots } from './robots.js';
 import type { ParsedSitemap } from './sitemap.js';
 import { findingEmitter } from './page-rules.js';
-import { candidateFiles, cleanPath, homeKey, insideBase } from './urls.js';
+import { candidateFiles } from '../core/static-files.js';
+import { cleanPath, homeKey, insideBase } from './urls.js';
 import type { Finding, RuleId, RuleSettings, SiteFacts } from './types.js';
 
 export interface SiteInput {

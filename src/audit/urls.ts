@@ -147,10 +147,3 @@ export function resolveLink(href: string | null, base: string, pageKey: string, 
 
 const isFolderForm = (pathname: string): boolean => pathname.endsWith('/') || pathname.endsWith('/index.html');
 
-/** Candidate files (relative to dist) that serve a clean path under the base path, in the order a static host tries them. */
-export function candidateFiles(path: string, basePath = '/'): string[] {
-  const inner = basePath === '/' ? path : path.slice(basePath.length - 1);
-  if (inner === '/' || inner === '') return ['index.html'];
-  const rel = inner.replace(/^\/+/, '');
-  return [rel, rel + '/index.html', rel + '.html'];
-}

@@ -42,7 +42,12 @@ export function blocksText(blocks: readonly Block[]): string {
     .join('\n');
 }
 
-export const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** Collapses runs of whitespace so that trimmed text measures what a reader sees. */
+export function squash(text: string): string {
+  // Most text is already squashed: no whitespace but single spaces, none at either end (\s and trim() know the same characters).
+  if (!/[^\S ]| {2}|^ | $/.test(text)) return text;
+  return text.replace(/\s+/g, ' ').trim();
+}
 
 /** The first `max` characters, cut at a space so no word is indexed half. */
 export function capText(text: string, max: number): string {

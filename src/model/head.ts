@@ -9,7 +9,8 @@ import { isSvgUrl } from '../core/social.js';
 import { artworkUrl, ARTWORK_SIZE, SHARE_CARD } from './artwork.js';
 import { type JsonLd, articleLd, breadcrumbList, collectionPage, organization, productLd } from './json-ld.js';
 import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, screenHref } from './model.js';
-import { absoluteUrl, firstParagraph, laterDate, photoUrls, safeHref, siteUrl, squash, trimToSentences } from './text.js';
+import { absoluteUrl, firstParagraph, laterDate, photoUrls, safeHref, siteUrl, trimToSentences } from './text.js';
+import { squash } from '../core/search-text.js';
 import type { Crumb, View } from './view.js';
 
 export type MetaField = 'title' | 'description' | 'keywords';

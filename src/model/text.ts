@@ -5,6 +5,7 @@
  */
 import type { Block, Inline, RichText } from '../core/schema.js';
 import { judgeContentUrl } from '../core/content-url.js';
+import { squash } from '../core/search-text.js';
 
 /**
  * Returns the href (trimmed) when it is safe to emit, otherwise null: the
@@ -52,13 +53,6 @@ export function richToText(text: RichText): string {
 export function firstParagraph(blocks: readonly Block[]): string {
   for (const block of blocks) if (block.type === 'paragraph') return richToText(block.text);
   return '';
-}
-
-/** Collapses runs of whitespace so that trimmed text measures what a reader sees. */
-export function squash(text: string): string {
-  // Most text is already squashed: no whitespace but single spaces, none at either end (\s and trim() know the same characters).
-  if (!/[^\S ]| {2}|^ | $/.test(text)) return text;
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -5,6 +5,7 @@
  * cheerio escapes every value it writes.
  */
 import * as cheerio from 'cheerio';
+import { escapeHtml } from '../core/html/escape.js';
 import { INQUIRY_FIELDS, type Inquiry } from '../core/inquiry.js';
 
 export const FORM_FIELDS = INQUIRY_FIELDS;
@@ -12,10 +13,6 @@ export type FormField = keyof Inquiry;
 
 /** Field messages by field name; `_form` is a message about the submission as a whole. */
 export type FieldErrors = Partial<Record<FormField | '_form', string>>;
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * Fills the inquiry form of `html` whose id is `formId` (a page can have two,

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/audit/extract.js';
-import { collapse, decodeEntities, scanPage } from '../../src/audit/scan.js';
+import { extractPage } from './extract.js';
+import { collapse, scanPage } from '../../src/audit/scan.js';
+import { decodeEntities } from '../../src/core/html/entities.js';
 import { CLEAN, FAULTS } from './helpers.js';
 
 const comparable = (f: ReturnType<typeof scanPage>) => ({ ...f, ids: [...f.ids].sort(), mainText: f.mainText.replace(/\s+/g, ' ').trim() });

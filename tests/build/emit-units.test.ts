@@ -10,20 +10,20 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { jsonLdScript } from '../../src/templates/JsonLd.js';
 import {
   BatchTally,
-  candidateFiles,
-  decodeEntities,
   extractLinks,
   findBroken,
   internalPath,
   mergeTally,
   pageTargets,
   resolveReferences,
-  srcsetUrls,
   tallyEntries,
   tallyPage,
   type LinkTally,
   type PageLinks,
 } from '../../src/build/links/scan.js';
+import { decodeEntities } from '../../src/core/html/entities.js';
+import { srcsetUrls } from '../../src/core/html/srcset.js';
+import { candidateFiles } from '../../src/core/static-files.js';
 import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/build/output/paths.js';
 import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/build/files/sitemap.js';
 import { siteWriter } from '../../src/build/output/site-writer.js';

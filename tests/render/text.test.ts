@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { encodePath, formatDate, squash, trimAtWord, trimToSentences } from '../../src/model/text.js';
+import { squash } from '../../src/core/search-text.js';
+import { encodePath, formatDate, trimAtWord, trimToSentences } from '../../src/model/text.js';
 import { serializeJsonLd } from '../../src/model/json-ld.js';
 
 // Each helper has a fast path for the common case; these pin it to the plain definition.

@@ -4,6 +4,10 @@
  * workers (they hold the HTML string already); the main thread only merges
  * compact target lists and checks each distinct target once.
  */
+import { decodeEntities } from '../../core/html/entities.js';
+import { srcsetUrls } from '../../core/html/srcset.js';
+import { attributeBounds, findEndTag, lookUpTag, rawAttribute, tagTable, tokenize, type TagHandler } from '../../core/html/tokenize.js';
+import { candidateFiles } from '../../core/static-files.js';
 import { detached } from '../../core/strings.js';
 
 /** Elements and attributes that reference another resource. */
@@ -117,13 +121,11 @@ function siteAbsolutePath(ref: string, origin: string): ReturnType<typeof intern
 }
 
 /**
- * Every internal reference in one built page, deduplicated: a single pass of
- * a tag scanner over the HTML string. It relies on what React's
- * renderToStaticMarkup guarantees (attribute values quoted with `"` and
- * escaped, `<` escaped in text and in JSON-LD, no comments), which makes a
- * DOM unnecessary, and a DOM costs more than rendering the page
- * (docs/PERFORMANCE.md, "Link check"). `extractLinksWithCheerio` (links-reference.ts) is
- * the reference it is tested against, page by page.
+ * Every internal reference in one built page, deduplicated: one pass of the
+ * project's HTML tokenizer (core/html/tokenize.ts, the audit's too) over the
+ * HTML string, without a DOM (a DOM costs more than rendering
+ * the page: docs/PERFORMANCE.md, "Link check"). `extractLinksWithCheerio` (links-reference.ts) is the reference
+ * it is tested against, page by page.
  */
 export function extractLinks(html: string, pagePath: string, origin: string): PageLinks {
   return collect([html], pagePath, origin, undefined, scanReferences);
@@ -220,28 +222,55 @@ function groupOf(sharedRefs: readonly SharedReferences[]): TargetGroup {
 
 /** Calls `found` with every raw reference (attribute value, srcset URL, reference meta content) in document order. */
 function scanReferences(html: string, found: (ref: string) => void): void {
-  TAG.lastIndex = 0;
-  for (let tag = TAG.exec(html); tag !== null; tag = TAG.exec(html)) {
-    const name = tag[1].toLowerCase();
-    const source = tag[2];
-    // Attribute names are case-insensitive; the cheap substring probe below needs them lower-case.
-    const probe = UPPER.test(source) ? source.toLowerCase() : source;
+  const reader = new ReferenceReader(html, found);
+  tokenize(html, reader);
+}
+
+/**
+ * The tokenizer's handler for the link check: reads the reference attributes
+ * of the elements in REFERENCES and jumps over raw-text elements, whose
+ * content is not markup.
+ */
+class ReferenceReader implements TagHandler {
+  constructor(
+    private readonly html: string,
+    private readonly found: (ref: string) => void,
+  ) {}
+
+  text(): void {}
+
+  endTag(): void {}
+
+  startTag(nameStart: number, nameEnd: number, hash: number, gt: number): number {
+    const html = this.html;
+    const tag = lookUpTag(READ_TAGS, html, nameStart, nameEnd, hash);
+    if (tag === -1) return gt + 1;
+    const name = READ_TAGS.names[tag];
     if (name === 'meta') {
-      const key = attribute(source, probe, 'property') ?? attribute(source, probe, 'name');
-      if (key === 'og:image' || key === 'og:url' || key === 'twitter:image') {
-        const content = attribute(source, probe, 'content');
-        if (content !== undefined) found(content);
+      const key = rawAttribute(html, nameEnd, gt, 'property', bounds) ?? rawAttribute(html, nameEnd, gt, 'name', bounds);
+      if (key !== undefined && isReferenceMetaKey(decodeEntities(key))) {
+        const content = rawAttribute(html, nameEnd, gt, 'content', bounds);
+        if (content !== undefined) this.found(decodeEntities(content));
       }
-      continue;
+      return gt + 1;
     }
     for (const attr of ATTRIBUTES_OF.get(name) ?? []) {
-      const value = attribute(source, probe, attr);
-      if (value === undefined) continue;
-      if (attr === 'srcset') srcsetUrls(value).forEach(found);
-      else found(value);
+      const raw = rawAttribute(html, nameEnd, gt, attr, bounds);
+      if (raw === undefined) continue;
+      const value = decodeEntities(raw);
+      if (attr === 'srcset') srcsetUrls(value).forEach(this.found);
+      else this.found(value);
     }
+    if (!RAW_TEXT.has(name)) return gt + 1;
+    const close = findEndTag(html, gt + 1, name);
+    const end = close === -1 ? -1 : html.indexOf('>', close);
+    return end === -1 ? html.length : end + 1;
   }
 }
+
+/** Elements whose content is text up to their end tag, never markup. */
+const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'noembed', 'noframes']);
+const bounds = attributeBounds();
 
 /**
  * scanReferences for HTML as renderToStaticMarkup writes it, at a fraction of
@@ -249,8 +278,11 @@ function scanReferences(html: string, found: (ref: string) => void): void {
  * `srcSet`), and `"`, `<` and `>` are escaped in attribute values and text
  * (JSON-LD writes `<` as \u003c and `"` as \"). So ` href="` is an
  * attribute where it follows its element's name or another attribute's
- * closing quote, and the last `<` before it opens its element. Tested against
- * scanReferences and cheerio on every built page.
+ * closing quote, and the last `<` before it opens its element. It runs on
+ * every page of a build, where it takes a fraction of the tokenizer's time
+ * (see the README's figures); it decodes values, splits srcsets and reads a
+ * meta's name with the same core/html functions as the tokenizer's readers.
+ * Tested against scanReferences and cheerio on every built page.
  */
 function scanReactReferences(html: string, found: (ref: string) => void): void {
   REACT_ATTRIBUTE.lastIndex = 0;
@@ -269,9 +301,9 @@ function scanReactReferences(html: string, found: (ref: string) => void): void {
     const attr = m[1] === 'srcSet' ? 'srcset' : m[1];
     if (attr === 'content') {
       if (name !== 'meta') continue;
-      const tag = html.slice(open, html.indexOf('>', m.index));
-      const key = META_PROPERTY.exec(tag)?.[1] ?? META_NAME.exec(tag)?.[1];
-      if (key === 'og:image' || key === 'og:url' || key === 'twitter:image') found(decodeEntities(m[2]));
+      const gt = html.indexOf('>', m.index);
+      const key = rawAttribute(html, end, gt, 'property', bounds) ?? rawAttribute(html, end, gt, 'name', bounds);
+      if (key !== undefined && isReferenceMetaKey(decodeEntities(key))) found(decodeEntities(m[2]));
       continue;
     }
     if (ATTRIBUTES_OF.get(name)?.includes(attr) !== true) continue;
@@ -283,66 +315,21 @@ function scanReactReferences(html: string, found: (ref: string) => void): void {
 
 /** React writes every attribute name in lower case but `srcSet`. */
 const REACT_ATTRIBUTE = / (href|src|srcset|srcSet|poster|content)="([^"]*)"/g;
-const META_PROPERTY = / property="([^"]*)"/;
-const META_NAME = / name="([^"]*)"/;
 
-// Quoted attribute values may hold `>`; everything else ends the tag.
-const TAG = /<(a|area|link|script|img|source|iframe|video|meta)(?=[\s/>])((?:[^>"']+|"[^"]*"|'[^']*')*)>/gi;
-const UPPER = /[A-Z]/;
 const ATTRIBUTES_OF = new Map<string, string[]>();
 for (const [selector, attr] of REFERENCES) {
   const name = selector.slice(0, selector.indexOf('['));
   if (name !== 'meta') ATTRIBUTES_OF.set(name, [...(ATTRIBUTES_OF.get(name) ?? []), attr]);
 }
-const attributePatterns = new Map<string, RegExp>();
+/** The elements the general scanner reads: those with references, and the raw-text ones it must jump over. */
+const READ_TAGS = tagTable([...new Set([...REFERENCES.map(([selector]) => selector.slice(0, selector.indexOf('['))), ...RAW_TEXT])]);
 
-/** One attribute's decoded value from a tag's attribute source, in any quoting style; the first occurrence wins, as in HTML. */
-function attribute(source: string, probe: string, name: string): string | undefined {
-  // Cheap rejection first: most tags lack most attributes.
-  if (!probe.includes(name)) return undefined;
-  let pattern = attributePatterns.get(name);
-  if (pattern === undefined) {
-    pattern = new RegExp(`(?:^|[\\s"'])${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, 'i');
-    attributePatterns.set(name, pattern);
-  }
-  const m = pattern.exec(source);
-  return m === null ? undefined : decodeEntities(m[1] ?? m[2] ?? m[3]);
-}
-
-const NAMED: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: '\u00a0' };
-
-/** Character references in an attribute value (React writes &amp; &quot; &#x27; &lt; &gt;). */
-export function decodeEntities(value: string): string {
-  if (!value.includes('&')) return value;
-  return value.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (whole, dec: string | undefined, hex: string | undefined, named: string | undefined) => {
-    if (dec !== undefined) return String.fromCodePoint(Number(dec));
-    if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16));
-    return NAMED[named!.toLowerCase()] ?? whole;
-  });
-}
+/** The meta names and properties whose content is a URL of the site. */
+const isReferenceMetaKey = (key: string): boolean => key === 'og:image' || key === 'og:url' || key === 'twitter:image';
 
 export function isReferenceMeta(attribs: Record<string, string>): boolean {
   const key = attribs.property ?? attribs.name;
-  return key === 'og:image' || key === 'og:url' || key === 'twitter:image';
-}
-
-/** `a.png 1x, b.png 2x` → `['a.png', 'b.png']`. */
-export function srcsetUrls(srcset: string): string[] {
-  return srcset
-    .split(',')
-    .map((c) => c.trim().split(/\s+/)[0])
-    .filter((u): u is string => Boolean(u));
-}
-
-/**
- * The built files that would answer a request for `urlPath` on a static host
- * with clean URLs: `/x` and `/x/` → `x/index.html`; `/a.css` → `a.css`.
- */
-export function candidateFiles(urlPath: string): string[] {
-  const p = urlPath.replace(/^\/+/, '');
-  if (p === '') return ['index.html'];
-  if (p.endsWith('/')) return [`${p}index.html`];
-  return [p, `${p}/index.html`, `${p}.html`];
+  return key !== undefined && isReferenceMetaKey(key);
 }
 
 export function resolvesTo(urlPath: string, files: ReadonlySet<string>): boolean {

@@ -1,12 +1,12 @@
 /**
- * Reference extractor: the audit runs the faster scanner (scan.ts); tests
+ * Reference extractor: the audit runs the faster scanner (src/audit/scan.ts); tests
  * check that both give the same facts. Extracts a page's facts in one walk over the DOM. cheerio/slim parses
  * with htmlparser2 (several times faster than parse5, and it keeps a
  * <title> in <body> where it was written, which is what we want to report);
  * we walk the node tree directly instead of running selectors.
  */
 import { load } from 'cheerio/slim';
-import type { ImageFact, LinkFact, PageFacts } from './types.js';
+import type { ImageFact, LinkFact, PageFacts } from '../../src/audit/types.js';
 
 interface DomNode {
   type: string;
@@ -25,7 +25,8 @@ const NOT_CONTENT = new Set(['nav', 'aside', 'form']);
 const RESOURCE_SRC = new Set(['script', 'img', 'iframe', 'source', 'video', 'audio', 'embed', 'track', 'input']);
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 
-import { collapse, isShareImage, jsonLdFact } from './scan.js';
+import { collapse, isShareImage, jsonLdFact } from '../../src/audit/scan.js';
+import { srcsetUrls } from '../../src/core/html/srcset.js';
 
 function textOf(node: DomNode, withAlt: boolean): string {
   const out: string[] = [];
@@ -39,14 +40,6 @@ function textOf(node: DomNode, withAlt: boolean): string {
   };
   walk(node);
   return collapse(out.join(''));
-}
-
-function srcsetUrls(srcset: string | undefined): string[] {
-  if (!srcset) return [];
-  return srcset
-    .split(',')
-    .map((part) => part.trim().split(/\s+/)[0])
-    .filter((u): u is string => Boolean(u));
 }
 
 export function extractPage(html: string, url: string, file: string): PageFacts {

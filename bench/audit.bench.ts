@@ -65,7 +65,10 @@ function prose(seed: number, count: number): string {
 }
 
 const FORM = ['name', 'email', 'company', 'country', 'phone', 'product', 'quantity', 'message']
-  .map((f) => `<div class="field" data-field="${f}"><label for="q-${f}">${f}</label><input id="q-${f}" name="${f}"><p class="field-error" id="q-${f}-error" data-error-for="${f}" hidden></p></div>`)
+  .map(
+    (f) =>
+      `<div class="field" data-field="${f}"><label for="q-${f}">${f}</label><input id="q-${f}" name="${f}"><p class="field-error" id="q-${f}-error" data-error-for="${f}" hidden></p></div>`,
+  )
   .join('');
 
 interface SynthPage {
@@ -114,33 +117,76 @@ export function generate(dir: string, routes: number): void {
       const links = items.slice((n - 1) * PER_PAGE, n * PER_PAGE);
       if (n > 1) links.push(listPath(base, n - 1));
       if (n < count) links.push(listPath(base, n + 1));
-      pages.push({ path: listPath(base, n), screen, title: `${base.slice(1)} list page ${n} - Example Extracts`, h1: `${base.slice(1)} page ${n}`, links, seed: pages.length + 1, ld: null });
+      pages.push({
+        path: listPath(base, n),
+        screen,
+        title: `${base.slice(1)} list page ${n} - Example Extracts`,
+        h1: `${base.slice(1)} page ${n}`,
+        links,
+        seed: pages.length + 1,
+        ld: null,
+      });
     }
   };
-  pages.push({ path: '/', screen: 'home', title: 'Herb extracts supplier and GMP factory - Example', h1: 'Herb extract supplier', links: [], seed: 1, ld: null });
+  pages.push({
+    path: '/',
+    screen: 'home',
+    title: 'Herb extracts supplier and GMP factory - Example',
+    h1: 'Herb extract supplier',
+    links: [],
+    seed: 1,
+    ld: null,
+  });
   for (const p of ['/about-us', '/contact-us', '/news', '/search', '/thanks']) {
-    pages.push({ path: p, screen: p.slice(1), title: `${p.slice(1)} - Example Extracts supplier`, h1: p.slice(1), links: [], seed: pages.length + 1, ld: null });
+    pages.push({
+      path: p,
+      screen: p.slice(1),
+      title: `${p.slice(1)} - Example Extracts supplier`,
+      h1: p.slice(1),
+      links: [],
+      seed: pages.length + 1,
+      ld: null,
+    });
   }
   for (let c = 0; c < categories; c++) {
     const items: string[] = [];
     for (let i = c; i < products; i += categories) items.push(product(i));
     pushList(cat(c), 'category', items);
   }
-  pushList('/knowledge', 'knowledge', Array.from({ length: articles }, (_, i) => article(i)));
+  pushList(
+    '/knowledge',
+    'knowledge',
+    Array.from({ length: articles }, (_, i) => article(i)),
+  );
   for (let i = 0; i < products && pages.length < routes; i++) {
     const name = `Product ${i} extract powder`;
     pages.push({
-      path: product(i), screen: 'product', title: `${name} - Example`, h1: name,
-      links: [product((i + 1) % products), product((i + 7) % products), article(i % articles)], seed: pages.length + 1,
+      path: product(i),
+      screen: 'product',
+      title: `${name} - Example`,
+      h1: name,
+      links: [product((i + 1) % products), product((i + 7) % products), article(i % articles)],
+      seed: pages.length + 1,
       ld: { '@context': 'https://schema.org', '@type': 'Product', name, description: 'Bulk extract.', image: `${ORIGIN}/images/products/p${i % 50}.svg` },
     });
   }
   for (let i = 0; pages.length < routes; i++) {
     const headline = `Article ${i} about plant extracts`;
     pages.push({
-      path: article(i), screen: 'article', title: `${headline} - Example`, h1: headline,
-      links: [article((i + 1) % articles), product(i % products)], seed: pages.length + 1,
-      ld: { '@context': 'https://schema.org', '@type': 'Article', headline, image: `${ORIGIN}/images/a.svg`, datePublished: '2024-01-01', author: { '@type': 'Organization', name: 'Example' } },
+      path: article(i),
+      screen: 'article',
+      title: `${headline} - Example`,
+      h1: headline,
+      links: [article((i + 1) % articles), product(i % products)],
+      seed: pages.length + 1,
+      ld: {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline,
+        image: `${ORIGIN}/images/a.svg`,
+        datePublished: '2024-01-01',
+        author: { '@type': 'Organization', name: 'Example' },
+      },
     });
   }
   const nav = `<nav aria-label="Main"><a href="/">Home</a> ${Array.from({ length: categories }, (_, c) => `<a href="${cat(c)}">Category ${c}</a>`).join(' ')} <a href="/knowledge">Knowledge</a></nav>`;
@@ -150,16 +196,22 @@ export function generate(dir: string, routes: number): void {
     writeFileSync(file, renderSynth(p, nav));
   }
   mkdirSync(join(dir, 'images', 'products'), { recursive: true });
-  for (let i = 0; i < 50; i++) writeFileSync(join(dir, 'images', 'products', `p${i}.svg`), '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"/>');
+  for (let i = 0; i < 50; i++)
+    writeFileSync(join(dir, 'images', 'products', `p${i}.svg`), '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"/>');
   writeFileSync(join(dir, 'images', 'a.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'assets', 'main.css'), 'body{}');
   writeFileSync(join(dir, 'assets', 'main.js'), '');
   const chunks: string[] = [];
   for (let i = 0; i < pages.length; i += 50_000) {
-    const urls = pages.slice(i, i + 50_000).map((p, j) => `<url><loc>${ORIGIN}${p.path}</loc><lastmod>2024-0${1 + ((i + j) % 9)}-1${(i + j) % 10}</lastmod></url>`);
+    const urls = pages
+      .slice(i, i + 50_000)
+      .map((p, j) => `<url><loc>${ORIGIN}${p.path}</loc><lastmod>2024-0${1 + ((i + j) % 9)}-1${(i + j) % 10}</lastmod></url>`);
     const name = `sitemap-${chunks.length + 1}.xml`;
-    writeFileSync(join(dir, name), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`);
+    writeFileSync(
+      join(dir, name),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
+    );
     chunks.push(name);
   }
   writeFileSync(
@@ -220,13 +272,20 @@ function measureAudit(label: string, dir: string, budgetMs: number, routesFrom?:
 /** linkinator 6 (through npx) crawling the dist served by sirv on 127.0.0.1. */
 async function linkinator(label: string, dir: string): Promise<void> {
   const handler = sirv(dir, { dev: false, etag: false, extensions: ['html'] });
-  const server = createServer((req, res) => handler(req, res, () => { res.statusCode = 404; res.end('Not found'); }));
+  const server = createServer((req, res) =>
+    handler(req, res, () => {
+      res.statusCode = 404;
+      res.end('Not found');
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const start = process.hrtime.bigint();
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn('npx', ['-y', 'linkinator@6', url, '--recurse', '--silent', '--format', 'json', '--skip', '^(?!http://127\\.0\\.0\\.1)'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn('npx', ['-y', 'linkinator@6', url, '--recurse', '--silent', '--format', 'json', '--skip', '^(?!http://127\\.0\\.0\\.1)'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       child.on('exit', resolve);
     });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -261,7 +320,10 @@ async function serveDist(dir: string): Promise<{ url: string; stop(): void }> {
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   const data = join(tmpdir(), `site-crawl-bench-data-${process.pid}`);
-  const child = spawn(process.execPath, [BIN, 'serve', '--dir', dir, '--port', String(port), '--data-dir', data], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--dir', dir, '--port', String(port), '--data-dir', data], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (c: Buffer) => {
@@ -301,16 +363,46 @@ async function measureCrawl(dir: string): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       // --chrt: both crawlers at real-time priority (the server is not), so a loaded machine's queue for the cores is left out.
       const prefix = CHRT ? ['chrt', '-f', '50'] : [];
-      const a = await spawnCollect(prefix[0] ?? process.execPath, [...prefix.slice(1), ...(CHRT ? [process.execPath] : []), BIN, 'audit', server.url, '--concurrency', '8', '--json', '--fail-on', 'none', '--reports', reports]);
+      const a = await spawnCollect(prefix[0] ?? process.execPath, [
+        ...prefix.slice(1),
+        ...(CHRT ? [process.execPath] : []),
+        BIN,
+        'audit',
+        server.url,
+        '--concurrency',
+        '8',
+        '--json',
+        '--fail-on',
+        'none',
+        '--reports',
+        reports,
+      ]);
       if (a.code !== 0) throw new Error(`site audit ${server.url} exited ${a.code}`);
       ours.push(a.ms);
-      const report = JSON.parse(a.stdout) as { summary: { pages: number }; findings: Array<{ rule: string }>; crawl: { urls: Array<{ url: string; status: number | null }> } };
+      const report = JSON.parse(a.stdout) as {
+        summary: { pages: number };
+        findings: Array<{ rule: string }>;
+        crawl: { urls: Array<{ url: string; status: number | null }> };
+      };
       const reached = new Set(report.crawl.urls.filter((u) => u.status === 200).map((u) => new URL(u.url).pathname));
       const missed = [...sitemapUrls].filter((p) => !reached.has(p) && !reached.has(p + '/'));
-      const broken = report.findings.filter((f) => ['http/client-error', 'http/server-error', 'http/unreachable', 'links/broken', 'img/broken'].includes(f.rule)).length;
+      const broken = report.findings.filter((f) =>
+        ['http/client-error', 'http/server-error', 'http/unreachable', 'links/broken', 'img/broken'].includes(f.rule),
+      ).length;
       oursSummary = `${report.summary.pages} pages, ${report.crawl.urls.length} URLs, ${missed.length} of ${sitemapUrls.size} sitemap URLs not reached, ${broken} broken`;
 
-      const l = await spawnCollect(prefix[0] ?? linkinator, [...prefix.slice(1), ...(CHRT ? [linkinator] : []), server.url, '--recurse', '--concurrency', '8', '--format', 'json', '--skip', '^(?!http://127\\.0\\.0\\.1)']);
+      const l = await spawnCollect(prefix[0] ?? linkinator, [
+        ...prefix.slice(1),
+        ...(CHRT ? [linkinator] : []),
+        server.url,
+        '--recurse',
+        '--concurrency',
+        '8',
+        '--format',
+        'json',
+        '--skip',
+        '^(?!http://127\\.0\\.0\\.1)',
+      ]);
       theirs.push(l.ms);
       const links = (JSON.parse(l.stdout) as { links: Array<{ url: string; state: string }> }).links;
       const checked = new Set(links.filter((x) => x.state !== 'SKIPPED').map((x) => x.url));
@@ -318,9 +410,15 @@ async function measureCrawl(dir: string): Promise<void> {
     }
     const [mo, mt] = [median(ours), median(theirs)];
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-    process.stdout.write(`crawl site audit URL   ${(mo / 1000).toFixed(2)} s median (runs: ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${oursSummary}\n`);
-    process.stdout.write(`crawl linkinator       ${(mt / 1000).toFixed(2)} s median (runs: ${theirs.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${theirsSummary}\n`);
-    process.stdout.write(`crawl ratio ${(mo / mt).toFixed(3)} of linkinator's time (budget 0.2: ${mo <= mt / 5 ? 'within' : 'OVER'})  load ${load}${CHRT ? '  chrt -f 50' : ''}\n`);
+    process.stdout.write(
+      `crawl site audit URL   ${(mo / 1000).toFixed(2)} s median (runs: ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${oursSummary}\n`,
+    );
+    process.stdout.write(
+      `crawl linkinator       ${(mt / 1000).toFixed(2)} s median (runs: ${theirs.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${theirsSummary}\n`,
+    );
+    process.stdout.write(
+      `crawl ratio ${(mo / mt).toFixed(3)} of linkinator's time (budget 0.2: ${mo <= mt / 5 ? 'within' : 'OVER'})  load ${load}${CHRT ? '  chrt -f 50' : ''}\n`,
+    );
   } finally {
     server.stop();
     rmSync(reports, { recursive: true, force: true });

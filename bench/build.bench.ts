@@ -55,7 +55,13 @@ let serial = 0;
 const fresh = (label: string) => path.join(OUT, `bench-${label}-${process.pid}-${++serial}`);
 
 /** One `bin/site build --json` as a child process; wall time around the spawn, peak RSS from the build (all its threads). */
-function buildOnce(dataDir: string, extra: string[], into?: { out: string; reports: string }, cwd = ROOT, bin = BIN): Promise<BuildSample & { out: string; reports: string }> {
+function buildOnce(
+  dataDir: string,
+  extra: string[],
+  into?: { out: string; reports: string },
+  cwd = ROOT,
+  bin = BIN,
+): Promise<BuildSample & { out: string; reports: string }> {
   const out = into?.out ?? fresh('dist');
   const reports = into?.reports ?? fresh('reports');
   const args = [bin, 'build', '--data-dir', path.resolve(ROOT, dataDir), '--out', out, '--reports', reports, '--json', ...extra];
@@ -104,10 +110,12 @@ async function measureBuild(label: string, dataDir: string, runs: number, extra:
   const cwd = mode === 'cold' ? mkdtempSync(path.join(tmpdir(), 'site-bench-cold-')) : ROOT;
   if (cwd !== ROOT) leftovers.push(cwd);
   const intos = bins.map(() => (mode === 'rebuild' ? { out: fresh('dist'), reports: fresh('reports') } : undefined));
-  for (const into of intos) if (into !== undefined) leftovers.push(into.out, into.reports, path.join(path.dirname(into.out), `.${path.basename(into.out)}-spare`));
+  for (const into of intos)
+    if (into !== undefined) leftovers.push(into.out, into.reports, path.join(path.dirname(into.out), `.${path.basename(into.out)}-spare`));
   // Warms the file cache; for a rebuild, two runs make the output and its spare.
   for (const [b, bin] of bins.entries()) {
-    for (let i = 0; i < (intos[b] === undefined ? 1 : 2); i++) await buildOnce(dataDir, extra, intos[b], cwd, bin).then((s) => leftovers.push(s.out, s.reports));
+    for (let i = 0; i < (intos[b] === undefined ? 1 : 2); i++)
+      await buildOnce(dataDir, extra, intos[b], cwd, bin).then((s) => leftovers.push(s.out, s.reports));
   }
   const samples: BuildSample[][] = bins.map(() => []);
   for (let i = 0; i < runs; i++) {
@@ -133,7 +141,9 @@ async function measureBuild(label: string, dataDir: string, runs: number, extra:
   });
   if (medians.length > 1) {
     const ratios = samples[0].map((s, i) => s.wallMs / samples[1][i].wallMs);
-    say(`    this checkout against the other: wall ${fmt(medians[0].wall / medians[1].wall, 3)}× (median of pairs ${fmt(median(ratios), 3)}×), peak ${fmt(medians[0].peak / medians[1].peak, 3)}×`);
+    say(
+      `    this checkout against the other: wall ${fmt(medians[0].wall / medians[1].wall, 3)}× (median of pairs ${fmt(median(ratios), 3)}×), peak ${fmt(medians[0].peak / medians[1].peak, 3)}×`,
+    );
   }
   await removeLater(leftovers);
 }
@@ -192,7 +202,11 @@ export async function run(args: string[]): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const runs = Number(flag(args, '--runs') || 5);
   const dataDir = flag(args, '--data-dir') || 'data';
-  say(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores; figures are medians of ${runs})`);
+  say(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on this machine (2 cores; figures are medians of ${runs})`,
+  );
   const other = flag(args, '--bin');
   OTHER_BIN = other ? path.resolve(other) : undefined;
   const modes = new Set((flag(args, '--modes') || 'rebuild,fresh,cold,loops').split(','));
@@ -204,11 +218,14 @@ export async function run(args: string[]): Promise<void> {
     const routes = Number(synthetic) || 100_000;
     const started = performance.now();
     const made = await makeSynthetic(dataDir, path.join(OUT, `synthetic-${routes}`), routes);
-    say(`synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`);
+    say(
+      `synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`,
+    );
     const synRuns = Math.min(runs, 3);
     if (modes.has('rebuild')) await measureBuild(`site build synthetic-${routes}, rebuild into the same dist`, made.dir, synRuns, [], 'rebuild');
     if (modes.has('fresh')) await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
-    if (modes.has('cold')) await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
+    if (modes.has('cold'))
+      await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
     if (modes.has('loops')) await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
   }
 }
@@ -218,7 +235,8 @@ async function measureShipped(dataDir: string, runs: number, modes: ReadonlySet<
   if (modes.has('rebuild')) await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
   if (modes.has('fresh')) await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
   if (modes.has('cold')) await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
-  if (modes.has('rebuild')) await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
+  if (modes.has('rebuild'))
+    await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
   if (!modes.has('loops')) return;
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);

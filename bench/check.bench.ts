@@ -69,7 +69,11 @@ export async function run(args: string[]): Promise<void> {
   const i = args.indexOf('--data-dir');
   const dataDir = i >= 0 ? args[i + 1] : 'data';
   prioritized = args.includes('--prioritized');
-  process.stdout.write(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine${prioritized ? '; runs prioritized with chrt -f 50' : ''}\n`);
+  process.stdout.write(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on this machine${prioritized ? '; runs prioritized with chrt -f 50' : ''}\n`,
+  );
   // Node's own start-up on this machine, the floor under both budgets.
   measure('node -e 0 (baseline)', ['-e', '0']);
   // A private cache folder: the bench neither uses nor spoils the developer's.

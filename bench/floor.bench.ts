@@ -112,7 +112,9 @@ async function measure(label: string, dataDir: string, runs: number, budgetMs: n
         `read ${step(two, 'loaded')}, model ${step(two, 'modelled')}, rendered ${step(two, 'rendered')}, its loop alone ${renderOnly(two)})  runs: ${two.map((s) => fmt(s.wallMs)).join(', ')}`,
     );
     const best = Math.min(wallOne, wallTwo);
-    say(`    build budget ${fmt(budgetMs)} ms; this floor, without check, writes or link check: ${fmt(best)} ms (${((best / budgetMs) * 100).toFixed(0)} % of the budget)`);
+    say(
+      `    build budget ${fmt(budgetMs)} ms; this floor, without check, writes or link check: ${fmt(best)} ms (${((best / budgetMs) * 100).toFixed(0)} % of the budget)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -121,7 +123,11 @@ async function measure(label: string, dataDir: string, runs: number, budgetMs: n
 export async function run(args: string[]): Promise<void> {
   const runs = Number(flag(args, '--runs') || 5);
   const dataDir = flag(args, '--data-dir') || 'data';
-  say(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine (2 cores; figures are medians of ${runs})`);
+  say(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on this machine (2 cores; figures are medians of ${runs})`,
+  );
   await measure(`floor ${dataDir}`, dataDir, runs, 1_000);
   const synthetic = flag(args, '--synthetic');
   if (synthetic !== undefined) {

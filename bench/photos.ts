@@ -38,7 +38,10 @@ async function photo(seed: number): Promise<Buffer> {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
     pixels[i] = (x >> 16) & 255;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).blur(3).jpeg({ quality: 85 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .blur(3)
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 export async function makePhotoCatalogue(from: string, out: string, count: number): Promise<PhotoCatalogue> {
@@ -52,7 +55,10 @@ export async function makePhotoCatalogue(from: string, out: string, count: numbe
   await rm(temp, { recursive: true, force: true });
   await cp(from, temp, { recursive: true });
   await mkdir(path.join(temp, 'images', 'products'), { recursive: true });
-  const files = (await readdir(path.join(temp, 'products'))).filter((n) => n.endsWith('.json')).sort().slice(0, count);
+  const files = (await readdir(path.join(temp, 'products')))
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .slice(0, count);
   let bytes = 0;
   for (const [i, file] of files.entries()) {
     const name = `${file.replace(/\.json$/, '')}-photo.jpg`;

@@ -77,7 +77,10 @@ function syntheticDist(dir: string): string {
   for (let i = 0; i < 300; i++) {
     const page = join(dist, 'monomer', `product-${i}`);
     mkdirSync(page, { recursive: true });
-    writeFileSync(join(page, 'index.html'), product.replaceAll('Bulk Curcumin', `Product ${i}`).replace('</main>', `<p>${'Specification and assay details. '.repeat(40 + (i % 20))}</p></main>`));
+    writeFileSync(
+      join(page, 'index.html'),
+      product.replaceAll('Bulk Curcumin', `Product ${i}`).replace('</main>', `<p>${'Specification and assay details. '.repeat(40 + (i % 20))}</p></main>`),
+    );
   }
   return dist;
 }
@@ -234,18 +237,25 @@ export async function run(args: string[]): Promise<void> {
 
   const startSite = async (name: string, bin: string) => {
     const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'serve', '--dir', dist, '--port', String(port), '--data-dir', join(work, `data-${name}`), '--rate-limit', '0'], {
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: 'ignore',
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--dir', dist, '--port', String(port), '--data-dir', join(work, `data-${name}`), '--rate-limit', '0'],
+      {
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: 'ignore',
+        detached: true,
+      },
+    );
     return { name, url: `http://127.0.0.1:${port}`, child };
   };
   const servers: Array<{ name: string; url: string; child: ChildProcess }> = [await startSite('site', BIN)];
   const old = optionText(args, 'old');
   if (old) servers.push(await startSite('site old', join(resolve(old), 'bin/site')));
   if (existsSync(NGINX)) {
-    for (const [name, workers] of [['nginx 1 worker', '1'], ['nginx auto', 'auto']] as const) {
+    for (const [name, workers] of [
+      ['nginx 1 worker', '1'],
+      ['nginx auto', 'auto'],
+    ] as const) {
       const port = await freePort();
       const dir = join(work, name.replace(/\W+/g, '-'));
       servers.push({ name, url: `http://127.0.0.1:${port}`, child: startNginx(dir, dist, port, workers) });
@@ -293,7 +303,9 @@ export async function run(args: string[]): Promise<void> {
       const failed = rs.reduce((a, r) => a + r.failed, 0);
       const cpu = median(rs.map((r) => r.cpuUs));
       const cpuText = Number.isFinite(cpu) ? cpu.toFixed(0) : '-';
-      process.stdout.write(`${name.padEnd(28)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}${cpuText.padStart(21)}\n`);
+      process.stdout.write(
+        `${name.padEnd(28)}${rps.toFixed(0).padStart(16)}${p99.toFixed(1).padStart(17)}${String(failed).padStart(14)}${cpuText.padStart(21)}\n`,
+      );
     }
     const rpsOf = (name: string) => median((results.get(name) ?? []).map((r) => r.rps));
     const nginxes = servers.filter((s) => s.name.startsWith('nginx'));
@@ -301,7 +313,8 @@ export async function run(args: string[]): Promise<void> {
       const goal = connections === 200 ? 0.85 : 0.95;
       for (const ours of servers.filter((s) => s.name.startsWith('site'))) {
         const ratios = nginxes.map((s) => `${s.name} ${(rpsOf(`pages/${ours.name} ${connections}`) / rpsOf(`pages/${s.name} ${connections}`)).toFixed(2)}x`);
-        if (ratios.length > 0) process.stdout.write(`pages at ${connections} connections: ${ours.name} / ${ratios.join(', / ')} (goal >= ${goal} of nginx 1 worker)\n`);
+        if (ratios.length > 0)
+          process.stdout.write(`pages at ${connections} connections: ${ours.name} / ${ratios.join(', / ')} (goal >= ${goal} of nginx 1 worker)\n`);
       }
     }
     const lost = (results.get('mixed/site inquiries') ?? []).reduce((a, r) => a + r.failed, 0);

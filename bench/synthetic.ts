@@ -131,7 +131,15 @@ export async function makeSynthetic(from: string, out: string, targetRoutes: num
     const bare = declared.find((r) => r.page === undefined) ?? declared[0];
     const basePath = bare.page === undefined ? bare.path : bare.path.replace(/\/page-\d+$/, '');
     for (let n = have + 1; n <= pagesOf(id); n++) {
-      extraPages.push({ path: `${basePath}/page-${n}`, screen: bare.screen, name: id, nodeid: id, type: id, page: n, meta: { ...bare.meta, title: `${bare.meta.title} - Page ${n}` } });
+      extraPages.push({
+        path: `${basePath}/page-${n}`,
+        screen: bare.screen,
+        name: id,
+        nodeid: id,
+        type: id,
+        page: n,
+        meta: { ...bare.meta, title: `${bare.meta.title} - Page ${n}` },
+      });
     }
   }
 
@@ -154,7 +162,10 @@ export async function makeSynthetic(from: string, out: string, targetRoutes: num
     products: products.length + copies.filter((c) => c.kind === 'product').length,
     articles: articles.length + copies.filter((c) => c.kind === 'article').length,
   };
-  await writeFile(path.join(tmp, '.synthetic.json'), JSON.stringify({ fingerprint: print, target: targetRoutes, result, listPages: listPages - baseListPages }));
+  await writeFile(
+    path.join(tmp, '.synthetic.json'),
+    JSON.stringify({ fingerprint: print, target: targetRoutes, result, listPages: listPages - baseListPages }),
+  );
   if (existsSync(out)) {
     const aside = `${out}.old-${process.pid}`;
     await rename(out, aside);
@@ -178,5 +189,7 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
   const out = flag('out', `bench/out/synthetic-${routes}`);
   const started = performance.now();
   const made = await makeSynthetic(from, out, routes);
-  process.stdout.write(`${made.cached ? 'cached' : 'made'} ${made.dir}: ${made.routes} routes, ${made.products} products, ${made.articles} articles in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `${made.cached ? 'cached' : 'made'} ${made.dir}: ${made.routes} routes, ${made.products} products, ${made.articles} articles in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }

@@ -30,18 +30,34 @@ const ARTICLE_COUNT = 1000;
 
 /** Spec section 2 product counts per category (own products). */
 const EXPECTED_COUNTS: Record<string, number> = {
-  monomer: 35, 'standardized-herbal-extract': 65, 'proportional-extract': 33, 'herb-powder': 28,
-  'shitake-mushroom-extract': 2, 'pueraria-extract': 4, 'protein-powder': 9, vitamin: 14, 'amino-acid': 13,
-  'nutritional-supplements': 28, intermediate: 5, 'mushroom-extract': 8, 'organic-mushroom-extract': 8,
+  monomer: 35,
+  'standardized-herbal-extract': 65,
+  'proportional-extract': 33,
+  'herb-powder': 28,
+  'shitake-mushroom-extract': 2,
+  'pueraria-extract': 4,
+  'protein-powder': 9,
+  vitamin: 14,
+  'amino-acid': 13,
+  'nutritional-supplements': 28,
+  intermediate: 5,
+  'mushroom-extract': 8,
+  'organic-mushroom-extract': 8,
   'fruit-and-vegetable-powder': 32,
 };
 /** The newest standardized extracts, whose routes the spec shows with empty meta. */
 const EMPTY_META_COUNT = 25;
 
 const DECLARED_TWICE = new Set([
-  'wheat-protein-powder', 'organic-cordyceps-extract', 'organic-ganoderma-lucidum-extract', 'organic-shiitake-extract',
-  'organic-coriolus-versicolor-extract', 'organic-hericium-erinaceus-extract', 'organic-chaga-mushroom-extract',
-  'organic-maitake-mushroom-extract', 'organic-agaricus-blazei-extract',
+  'wheat-protein-powder',
+  'organic-cordyceps-extract',
+  'organic-ganoderma-lucidum-extract',
+  'organic-shiitake-extract',
+  'organic-coriolus-versicolor-extract',
+  'organic-hericium-erinaceus-extract',
+  'organic-chaga-mushroom-extract',
+  'organic-maitake-mushroom-extract',
+  'organic-agaricus-blazei-extract',
 ]);
 
 function buildSite(): SiteConfig {
@@ -50,7 +66,8 @@ function buildSite(): SiteConfig {
     origin: 'https://www.example.com',
     language: 'en',
     tagline: 'Herb extracts, mushroom extracts and plant proteins from a GMP factory',
-    description: 'Manufacturer and bulk supplier of herb extracts, standardized extracts, monomers, mushroom extracts, plant proteins, vitamins and amino acids.',
+    description:
+      'Manufacturer and bulk supplier of herb extracts, standardized extracts, monomers, mushroom extracts, plant proteins, vitamins and amino acids.',
     contact: {
       company: `${BRAND} Biotech Co., Ltd.`,
       email: 'sales@example.com',
@@ -81,8 +98,19 @@ function listedInOf(row: ProductRow): string[] {
  * Legacy slugs the spec describes: a few keep capitals (acronyms), some carry a
  * leading or trailing hyphen. Chosen by headline so the choice is stable.
  */
-const CAPITAL_SLUGS = new Set(['What Is NMN? Source, Grades and Uses', 'NMN Dosage: How Much Is Used?', 'What Is BCAA? Source, Grades and Uses', 'BCAA Side Effects and Safety', 'What Is 5-HTP? Source, Grades and Uses']);
-const TRAILING_HYPHEN = new Set(['Does Inulin Really Work?', 'When Is the Best Time to Take Stevia?', 'Can You Take Creatine Every Day?', 'Does Chaga Really Work?']);
+const CAPITAL_SLUGS = new Set([
+  'What Is NMN? Source, Grades and Uses',
+  'NMN Dosage: How Much Is Used?',
+  'What Is BCAA? Source, Grades and Uses',
+  'BCAA Side Effects and Safety',
+  'What Is 5-HTP? Source, Grades and Uses',
+]);
+const TRAILING_HYPHEN = new Set([
+  'Does Inulin Really Work?',
+  'When Is the Best Time to Take Stevia?',
+  'Can You Take Creatine Every Day?',
+  'Does Chaga Really Work?',
+]);
 const LEADING_HYPHEN = new Set(['How to Store Melatonin Powder', 'The Complete Guide to Lecithin']);
 
 function articleSlug(headline: string): string {
@@ -99,9 +127,18 @@ function articleSlug(headline: string): string {
 }
 
 const AUTHORS: Record<string, string> = {
-  dosage: 'Verdanta Regulatory Team', safety: 'Verdanta Regulatory Team', avoid: 'Verdanta Regulatory Team', daily: 'Verdanta Regulatory Team',
-  howmade: 'Verdanta Quality Team', quality: 'Verdanta Quality Team', buying: 'Verdanta Quality Team', grades: 'Verdanta Quality Team', storage: 'Verdanta Quality Team',
-  formulating: 'Verdanta Application Lab', howuse: 'Verdanta Application Lab', combine: 'Verdanta Application Lab',
+  dosage: 'Verdanta Regulatory Team',
+  safety: 'Verdanta Regulatory Team',
+  avoid: 'Verdanta Regulatory Team',
+  daily: 'Verdanta Regulatory Team',
+  howmade: 'Verdanta Quality Team',
+  quality: 'Verdanta Quality Team',
+  buying: 'Verdanta Quality Team',
+  grades: 'Verdanta Quality Team',
+  storage: 'Verdanta Quality Team',
+  formulating: 'Verdanta Application Lab',
+  howuse: 'Verdanta Application Lab',
+  combine: 'Verdanta Application Lab',
 };
 
 function selectArticles(): ArticleDraft[] {
@@ -191,7 +228,12 @@ function build(): Built {
   for (const a of newestFirst) for (const pid of a.relatedProducts) articlesByProduct.set(pid, [...(articlesByProduct.get(pid) ?? []), a.id]);
   const generalByCategory = (slug: string): string[] => {
     const keys = CATEGORY_READING[slug] ?? ['curcumin', 'ginseng', 'vitamin-c'];
-    return keys.map((key) => newestFirst.find((a) => about.get(a.id)?.[0] === key && types.get(a.id) === 'what') ?? newestFirst.find((a) => about.get(a.id)?.[0] === key)).filter((a): a is Article => !!a).map((a) => a.id);
+    return keys
+      .map(
+        (key) => newestFirst.find((a) => about.get(a.id)?.[0] === key && types.get(a.id) === 'what') ?? newestFirst.find((a) => about.get(a.id)?.[0] === key),
+      )
+      .filter((a): a is Article => !!a)
+      .map((a) => a.id);
   };
 
   const standardized = rows.filter((r) => r.category === 'standardized-herbal-extract');
@@ -216,8 +258,17 @@ function build(): Built {
   const members = listMembers(categories, products);
   const pagesOf = new Map(categories.map((c) => [c.id, Math.ceil(members.get(c.id)!.length / site.itemsPerPage.products)]));
   const routes = buildRoutes({
-    site, categories, pagesOf, products, emptyMeta, articles, articleMeta, news, newsKeywords,
-    knowledgePages: Math.ceil(articles.length / site.itemsPerPage.articles), declaredTwice: DECLARED_TWICE,
+    site,
+    categories,
+    pagesOf,
+    products,
+    emptyMeta,
+    articles,
+    articleMeta,
+    news,
+    newsKeywords,
+    knowledgePages: Math.ceil(articles.length / site.itemsPerPage.articles),
+    declaredTwice: DECLARED_TWICE,
   });
 
   const files = new Map<string, unknown>();
@@ -273,7 +324,10 @@ function knowledgeIndex(hubs: Map<string, Article>, topicOf: (key: string) => st
   }
   const blocks: Block[] = [
     { type: 'heading', level: 2, text: 'Browse by ingredient' },
-    { type: 'paragraph', text: 'Each ingredient has an overview article that links to everything we have written about it: benefits, dosage, safety, comparisons and buying guides.' },
+    {
+      type: 'paragraph',
+      text: 'Each ingredient has an overview article that links to everything we have written about it: benefits, dosage, safety, comparisons and buying guides.',
+    },
   ];
   // A topic of one ingredient named like it ("Curcumin → Curcumin") is no group: those go together, at the end.
   const single = (topic: string) => byTopic.get(topic)!.length === 1;
@@ -283,7 +337,10 @@ function knowledgeIndex(hubs: Map<string, Article>, topicOf: (key: string) => st
     blocks.push({ type: 'heading', level: 3, text: topic });
     blocks.push({ type: 'list', items: byTopic.get(topic)!.sort(byName).map(item) });
   }
-  const singles = [...byTopic.keys()].filter(single).flatMap((t) => byTopic.get(t)!).sort(byName);
+  const singles = [...byTopic.keys()]
+    .filter(single)
+    .flatMap((t) => byTopic.get(t)!)
+    .sort(byName);
   if (singles.length > 0) {
     blocks.push({ type: 'heading', level: 3, text: 'More ingredients' });
     blocks.push({ type: 'list', items: singles.map(item) });

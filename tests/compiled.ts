@@ -8,7 +8,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const FIX = 'run `npm run compile` (the README\'s test command, `npm test`, does it first)';
+const FIX = "run `npm run compile` (the README's test command, `npm test`, does it first)";
 
 export function requireFreshBuild(): void {
   const stale: string[] = [];
@@ -20,6 +20,8 @@ export function requireFreshBuild(): void {
   const manifest = path.join(ROOT, 'build/client/.vite/manifest.json');
   if (!existsSync(manifest)) throw new Error(`build/client/.vite/manifest.json is missing: ${FIX}`);
   const bundled = statSync(manifest).mtimeMs;
-  for (const source of fg.sync(['src/client/**/*', 'src/core/**/*'], { cwd: ROOT })) if (statSync(path.join(ROOT, source)).mtimeMs > bundled) stale.push(`${source} (browser bundle)`);
-  if (stale.length > 0) throw new Error(`build/ is older than ${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ` and ${stale.length - 5} more` : ''}: ${FIX}`);
+  for (const source of fg.sync(['src/client/**/*', 'src/core/**/*'], { cwd: ROOT }))
+    if (statSync(path.join(ROOT, source)).mtimeMs > bundled) stale.push(`${source} (browser bundle)`);
+  if (stale.length > 0)
+    throw new Error(`build/ is older than ${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ` and ${stale.length - 5} more` : ''}: ${FIX}`);
 }

@@ -53,10 +53,24 @@ export const CLAIMS: Record<string, string[]> = {
 
 /** Flagship products shown first in their lists and on the home page. */
 export const FEATURED = new Set([
-  'bulk-curcumin', 'berberine-powder-bulk', 'bulk-quercetin', 'stephania-extract', 'lentinus-edodes-extract',
-  'puerarin-extract', 'grape-seed-extract', 'pueraria-root-extract', 'lentinan-extract', 'pea-protein-powder',
-  'bulk-nmn-powder', 'bulk-creatine-monohydrate-powder', 'reishi-mushroom-extract-powder', 'lion-s-mane-mushroom-extract',
-  'vitamin-c-powder', 'l-theanine-powder', 'matcha-powder', 'fisetin-powder',
+  'bulk-curcumin',
+  'berberine-powder-bulk',
+  'bulk-quercetin',
+  'stephania-extract',
+  'lentinus-edodes-extract',
+  'puerarin-extract',
+  'grape-seed-extract',
+  'pueraria-root-extract',
+  'lentinan-extract',
+  'pea-protein-powder',
+  'bulk-nmn-powder',
+  'bulk-creatine-monohydrate-powder',
+  'reishi-mushroom-extract-powder',
+  'lion-s-mane-mushroom-extract',
+  'vitamin-c-powder',
+  'l-theanine-powder',
+  'matcha-powder',
+  'fisetin-powder',
 ]);
 
 const SYNTHETIC_PARTS = new Set(['synthesis', 'fermentation', 'blending', 'enzymatic synthesis', 'corn fermentation']);
@@ -171,10 +185,14 @@ const QUALITY = [
 ];
 
 const SUPPLY = [
-  (p: ProductRow) => `We pack ${p.name} in 1-10kg foil bags or 25kg drums and dispatch in 1-2 working days from stock. The MOQ is 1-5kg, a free sample is available for evaluation, and bulk wholesale prices apply to larger orders.`,
-  (_: ProductRow) => `Ask for a free sample before you order. Standard packing is a 1-10kg foil bag or a 25kg fibre drum with double PE liners; the MOQ is 1-5kg and stock lots ship in 1-2 working days.`,
-  (p: ProductRow) => `For bulk and wholesale buyers we offer 25kg drums; for trials and smaller runs, 1-10kg foil bags. Orders from the MOQ of 1-5kg ship within 1-2 working days, and a free sample of ${mid(p.name)} is available.`,
-  (_: ProductRow) => `Delivery takes 1-2 working days for stock lots. Choose 1-10kg foil bags or 25kg drums, start from an MOQ of 1-5kg, and request a free sample, a custom quote or private labelling through the inquiry form.`,
+  (p: ProductRow) =>
+    `We pack ${p.name} in 1-10kg foil bags or 25kg drums and dispatch in 1-2 working days from stock. The MOQ is 1-5kg, a free sample is available for evaluation, and bulk wholesale prices apply to larger orders.`,
+  (_: ProductRow) =>
+    `Ask for a free sample before you order. Standard packing is a 1-10kg foil bag or a 25kg fibre drum with double PE liners; the MOQ is 1-5kg and stock lots ship in 1-2 working days.`,
+  (p: ProductRow) =>
+    `For bulk and wholesale buyers we offer 25kg drums; for trials and smaller runs, 1-10kg foil bags. Orders from the MOQ of 1-5kg ship within 1-2 working days, and a free sample of ${mid(p.name)} is available.`,
+  (_: ProductRow) =>
+    `Delivery takes 1-2 working days for stock lots. Choose 1-10kg foil bags or 25kg drums, start from an MOQ of 1-5kg, and request a free sample, a custom quote or private labelling through the inquiry form.`,
 ];
 
 /** Research compounds ship in small lots first; the kilogram terms apply to scale-up orders. */
@@ -285,7 +303,10 @@ export function relatedProductSlugs(rows: ProductRow[], perPage: number): Map<st
         if (next !== row && !picks.includes(next)) picks.push(next);
       }
       if (picks.length > 4) throw new Error(`category ${row.category}: more far products than the first page can link (${picks.length} on ${row.slug})`);
-      out.set(row.slug, picks.map((r) => r.slug));
+      out.set(
+        row.slug,
+        picks.map((r) => r.slug),
+      );
     });
   }
   return out;

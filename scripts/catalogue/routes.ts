@@ -35,11 +35,14 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
     return r;
   };
 
-  add(pageRoute('/', 'home', 'Home', 'home', {
-    title: 'Herb Extract Supplier: Shiitake Extract, Pueraria Mirifica',
-    description: 'Herb extracts supplier with a GMP factory: shiitake mushroom extract, pueraria mirifica, standardized extracts, proteins. Free sample, bulk wholesale.',
-    keywords: keywords('herb extracts supplier', 'shiitake mushroom extract', 'pueraria mirifica', 'plant extracts'),
-  }));
+  add(
+    pageRoute('/', 'home', 'Home', 'home', {
+      title: 'Herb Extract Supplier: Shiitake Extract, Pueraria Mirifica',
+      description:
+        'Herb extracts supplier with a GMP factory: shiitake mushroom extract, pueraria mirifica, standardized extracts, proteins. Free sample, bulk wholesale.',
+      keywords: keywords('herb extracts supplier', 'shiitake mushroom extract', 'pueraria mirifica', 'plant extracts'),
+    }),
+  );
 
   for (const c of x.categories) {
     const n = x.pagesOf.get(c.id) ?? 0;
@@ -94,9 +97,10 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
 
   const kMeta = (page?: number): Meta => ({
     title: page === undefined ? `Knowledge Center: Ingredient Guides${suffix}` : `Knowledge Center: Ingredient Guides, Page ${page}${suffix}`,
-    description: page === undefined
-      ? 'Guides, comparisons and answers about herbal extracts, plant proteins, amino acids, vitamins, mushrooms and other ingredients for manufacturers.'
-      : `Page ${page} of ${x.knowledgePages} of our knowledge center: guides, comparisons and answers about herbal extracts, proteins, vitamins and more.`,
+    description:
+      page === undefined
+        ? 'Guides, comparisons and answers about herbal extracts, plant proteins, amino acids, vitamins, mushrooms and other ingredients for manufacturers.'
+        : `Page ${page} of ${x.knowledgePages} of our knowledge center: guides, comparisons and answers about herbal extracts, proteins, vitamins and more.`,
     keywords: keywords('ingredient knowledge', 'herbal extract guides', 'supplement ingredients'),
   });
   add(pageRoute('/knowledge', 'knowledge', 'knowledge', 'knowledge', kMeta()));
@@ -125,31 +129,43 @@ export function buildRoutes(x: RouteInputs): RouteRecord[] {
     });
   }
 
-  add(pageRoute('/about-us', 'about', 'about', 'about-us', {
-    title: `About Us: GMP Plant Extract Factory Since 2009${suffix}`,
-    description: 'Established in 2009, a subsidiary of a biotechnology company making plant extracts and health-food raw materials in a GMP factory with lab-tested purity.',
-    keywords: keywords('about us', 'plant extract manufacturer', 'health food raw materials'),
-  }));
-  add(pageRoute('/contact-us', 'contact', 'contact', 'contact-us', {
-    title: `Contact Us for Quotes and Free Samples${suffix}`,
-    description: 'Contact our team for a quote, custom quote, free sample, private labelling or bulk and wholesale supply of plant extracts and ingredients.',
-    keywords: keywords('contact', 'quote', 'free sample', 'private label'),
-  }));
-  add(pageRoute('/search', 'search', 'search', 'search', {
-    title: `Search Products and Articles${suffix}`,
-    description: 'Search our catalogue of herb extracts, mushroom extracts, proteins, vitamins and amino acids, and our knowledge articles by name or latin name.',
-    keywords: keywords('search', 'products', 'articles'),
-  }));
-  add(pageRoute('/search/404', 'search-not-found', 'search404', 'search-404', {
-    title: `No Results Found - Search${suffix}`,
-    description: 'Nothing matched your search. Browse popular categories: herb extracts, mushroom extracts, protein powders and health food ingredients.',
-    keywords: keywords('search', 'popular categories'),
-  }));
-  add(pageRoute('/thanks', 'thanks', 'thanks', 'thanks', {
-    title: `Thank You for Your Inquiry${suffix}`,
-    description: 'Thank you for contacting us. Our team replies within one working day with a quote, sample confirmation or the documents you requested.',
-    keywords: keywords('thank you', 'inquiry'),
-  }));
+  add(
+    pageRoute('/about-us', 'about', 'about', 'about-us', {
+      title: `About Us: GMP Plant Extract Factory Since 2009${suffix}`,
+      description:
+        'Established in 2009, a subsidiary of a biotechnology company making plant extracts and health-food raw materials in a GMP factory with lab-tested purity.',
+      keywords: keywords('about us', 'plant extract manufacturer', 'health food raw materials'),
+    }),
+  );
+  add(
+    pageRoute('/contact-us', 'contact', 'contact', 'contact-us', {
+      title: `Contact Us for Quotes and Free Samples${suffix}`,
+      description: 'Contact our team for a quote, custom quote, free sample, private labelling or bulk and wholesale supply of plant extracts and ingredients.',
+      keywords: keywords('contact', 'quote', 'free sample', 'private label'),
+    }),
+  );
+  add(
+    pageRoute('/search', 'search', 'search', 'search', {
+      title: `Search Products and Articles${suffix}`,
+      description:
+        'Search our catalogue of herb extracts, mushroom extracts, proteins, vitamins and amino acids, and our knowledge articles by name or latin name.',
+      keywords: keywords('search', 'products', 'articles'),
+    }),
+  );
+  add(
+    pageRoute('/search/404', 'search-not-found', 'search404', 'search-404', {
+      title: `No Results Found - Search${suffix}`,
+      description: 'Nothing matched your search. Browse popular categories: herb extracts, mushroom extracts, protein powders and health food ingredients.',
+      keywords: keywords('search', 'popular categories'),
+    }),
+  );
+  add(
+    pageRoute('/thanks', 'thanks', 'thanks', 'thanks', {
+      title: `Thank You for Your Inquiry${suffix}`,
+      description: 'Thank you for contacting us. Our team replies within one working day with a quote, sample confirmation or the documents you requested.',
+      keywords: keywords('thank you', 'inquiry'),
+    }),
+  );
   return routes;
 }
 

@@ -63,7 +63,8 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
     const routePages = d.routes.filter((r) => r.nodeid === c.id && r.page !== undefined).map((r) => r.page!);
     lines.push(`  ${c.path.padEnd(30)} ${String(n).padStart(4)} listed  ${String(pages).padStart(3)} pages (spec ${expected})`);
     if (pages !== expected) problems.push(`category ${c.slug}: ${n} listed items make ${pages} pages, spec says ${expected}`);
-    if (routePages.length !== expected || routePages.some((pg, i) => pg !== i + 1)) problems.push(`category ${c.slug}: page routes ${routePages.join(',')} are not 1..${expected}`);
+    if (routePages.length !== expected || routePages.some((pg, i) => pg !== i + 1))
+      problems.push(`category ${c.slug}: page routes ${routePages.join(',')} are not 1..${expected}`);
   }
   const kPages = Math.ceil(d.articles.length / per.articles);
   lines.push(`  /knowledge                     ${String(d.articles.length).padStart(4)} articles ${String(kPages).padStart(3)} pages (spec 72)`);
@@ -79,12 +80,34 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
       seen.add(v);
     }
   };
-  uniq('category colour', d.categories.map((c) => c.color.toLowerCase()));
-  uniq('product slug', d.products.map((p) => p.slug));
-  uniq('article slug', d.articles.map((a) => a.slug));
-  uniq('article headline', d.articles.map((a) => a.headline));
-  uniq('news slug', d.news.map((n) => n.slug));
-  uniq('node id', [...d.categories.map((c) => c.id), ...d.products.map((p) => p.id), ...d.articles.map((a) => a.id), ...d.news.map((n) => n.id), ...Object.values(d.pages).map((p) => p.id), ...d.site.categoryGroups.map((g) => g.id)]);
+  uniq(
+    'category colour',
+    d.categories.map((c) => c.color.toLowerCase()),
+  );
+  uniq(
+    'product slug',
+    d.products.map((p) => p.slug),
+  );
+  uniq(
+    'article slug',
+    d.articles.map((a) => a.slug),
+  );
+  uniq(
+    'article headline',
+    d.articles.map((a) => a.headline),
+  );
+  uniq(
+    'news slug',
+    d.news.map((n) => n.slug),
+  );
+  uniq('node id', [
+    ...d.categories.map((c) => c.id),
+    ...d.products.map((p) => p.id),
+    ...d.articles.map((a) => a.id),
+    ...d.news.map((n) => n.id),
+    ...Object.values(d.pages).map((p) => p.id),
+    ...d.site.categoryGroups.map((g) => g.id),
+  ]);
   for (const slug of [...d.products.map((p) => p.slug), ...d.articles.map((a) => a.slug), ...d.news.map((n) => n.slug)]) {
     if (!SAFE_SEGMENT.test(slug)) problems.push(`slug "${slug}" has characters outside [A-Za-z0-9-]`);
   }
@@ -100,13 +123,26 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
     if (!o.declaredTwice.has(slug) || rs.length !== 2) problems.push(`route ${path} declared ${rs.length} times`);
     if (rs.some((r) => JSON.stringify(r) !== JSON.stringify(rs[0]))) problems.push(`route ${path}: duplicate declarations differ`);
   }
-  const ids = new Set([...d.categories.map((c) => c.id), ...d.products.map((p) => p.id), ...d.articles.map((a) => a.id), ...d.news.map((n) => n.id), ...Object.values(d.pages).map((p) => p.id)]);
+  const ids = new Set([
+    ...d.categories.map((c) => c.id),
+    ...d.products.map((p) => p.id),
+    ...d.articles.map((a) => a.id),
+    ...d.news.map((n) => n.id),
+    ...Object.values(d.pages).map((p) => p.id),
+  ]);
   for (const r of d.routes) {
     if (!ids.has(r.nodeid)) problems.push(`route ${r.path}: nodeid ${r.nodeid} names no content`);
     if (r.type !== r.nodeid) problems.push(`route ${r.path}: type differs from nodeid`);
-    if (r.path.split('/').slice(1).some((s) => s !== '' && !SAFE_SEGMENT.test(s))) problems.push(`route ${r.path}: unsafe path segment`);
+    if (
+      r.path
+        .split('/')
+        .slice(1)
+        .some((s) => s !== '' && !SAFE_SEGMENT.test(s))
+    )
+      problems.push(`route ${r.path}: unsafe path segment`);
   }
-  const detailCount = (id: string) => d.routes.filter((r) => r.nodeid === id && (r.screen === 'product' || r.screen === 'article' || r.screen === 'news-detail')).length;
+  const detailCount = (id: string) =>
+    d.routes.filter((r) => r.nodeid === id && (r.screen === 'product' || r.screen === 'article' || r.screen === 'news-detail')).length;
   for (const p of d.products) {
     const n = detailCount(p.id);
     if (n !== (o.declaredTwice.has(p.slug) ? 2 : 1)) problems.push(`product ${p.slug}: ${n} detail routes`);
@@ -155,11 +191,13 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
       continue;
     }
     if (title.length < 30 || title.length > 60) problems.push(`route ${r.path}: title "${title}" has ${title.length} characters, expected 30-60`);
-    if (description.length < 70 || description.length > 155) problems.push(`route ${r.path}: description has ${description.length} characters, expected 70-155`);
+    if (description.length < 70 || description.length > 155)
+      problems.push(`route ${r.path}: description has ${description.length} characters, expected 70-155`);
   }
   const suffix = ` - ${d.site.brand}`;
   for (const r of d.routes) {
-    if ((r.screen === 'product' || r.screen === 'article' || r.screen === 'news-detail') && r.meta.title !== '' && !r.meta.title.endsWith(suffix)) problems.push(`route ${r.path}: title lacks the brand suffix`);
+    if ((r.screen === 'product' || r.screen === 'article' || r.screen === 'news-detail') && r.meta.title !== '' && !r.meta.title.endsWith(suffix))
+      problems.push(`route ${r.path}: title lacks the brand suffix`);
   }
   // Distinct routes (the spec's duplicates aside) must not share a title or description.
   for (const field of ['title', 'description'] as const) {
@@ -226,7 +264,12 @@ export function verify(d: Dataset, o: VerifyOptions): Report {
   lines.push(`    articles, same type across ingredients max ${typeMax.toFixed(3)} (${typePair})`);
 
   // Dates: content dates, not all identical.
-  const dates = new Set([...d.products.map((p) => p.updated), ...d.articles.map((a) => a.date), ...d.news.map((n) => n.date), ...Object.values(d.pages).map((p) => p.updated)]);
+  const dates = new Set([
+    ...d.products.map((p) => p.updated),
+    ...d.articles.map((a) => a.date),
+    ...d.news.map((n) => n.date),
+    ...Object.values(d.pages).map((p) => p.updated),
+  ]);
   if (dates.size < 100) problems.push(`only ${dates.size} distinct content dates`);
   const years = d.articles.map((a) => Number(a.date.slice(0, 4)));
   if (Math.min(...years) !== 2019 || Math.max(...years) !== 2025) problems.push('article dates should span 2019-2025');

@@ -6,11 +6,7 @@ import { z } from 'zod';
 
 const severity = z.enum(['error', 'warning', 'info']);
 
-const ruleSetting = z.union([
-  z.literal('off'),
-  severity,
-  z.object({ severity: z.union([severity, z.literal('off')]).optional() }).catchall(z.number()),
-]);
+const ruleSetting = z.union([z.literal('off'), severity, z.object({ severity: z.union([severity, z.literal('off')]).optional() }).catchall(z.number())]);
 
 export const auditConfigSchema = z
   .object({

@@ -20,7 +20,9 @@ export class ConfigError extends UserError {
 /** Turns a parsed config into one setting per rule, rejecting unknown rules and options. */
 export function resolveSettings(config: AuditConfig, file: string): RuleSettings {
   // Every registered rule, by its id (RULES lists each id once).
-  const settings = Object.fromEntries(RULES.map((rule) => [rule.id, { enabled: true, severity: rule.severity, options: { ...(rule.options ?? {}) } }])) as RuleSettings;
+  const settings = Object.fromEntries(
+    RULES.map((rule) => [rule.id, { enabled: true, severity: rule.severity, options: { ...(rule.options ?? {}) } }]),
+  ) as RuleSettings;
   for (const [id, value] of Object.entries(config.rules)) {
     const where = `${file}: /audit/rules/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!isRuleId(id)) throw new ConfigError(`${where}: unknown rule "${id}" (run \`site audit --json\` to see the rule ids)`);

@@ -22,8 +22,18 @@ const VALUE_MASK = (1 << BIN_SHIFT) - 1;
  */
 const SEPARATOR = new Uint8Array(0x10000);
 for (const [from, to] of [
-  [9, 13], [32, 47], [58, 64], [91, 96], [123, 126], [0xa0, 0xbf], [0x1680, 0x1680], [0x2000, 0x206f], [0x3000, 0x303f], [0xfeff, 0xfeff],
-]) SEPARATOR.fill(1, from, to + 1);
+  [9, 13],
+  [32, 47],
+  [58, 64],
+  [91, 96],
+  [123, 126],
+  [0xa0, 0xbf],
+  [0x1680, 0x1680],
+  [0x2000, 0x206f],
+  [0x3000, 0x303f],
+  [0xfeff, 0xfeff],
+])
+  SEPARATOR.fill(1, from, to + 1);
 
 /** One table lookup per character (64 KB): the range tests cost more in the per-character loop. */
 const isSeparator = (c: number): boolean => SEPARATOR[c] === 1;
@@ -222,10 +232,7 @@ function exactGroups(signatures: ReadonlyArray<readonly number[]>, items: readon
  * cost stays linear. Buckets are found by a hash of the band, then split by
  * exact equality.
  */
-export function nearDuplicatePairs(
-  signatures: ReadonlyArray<readonly number[]>,
-  threshold: number,
-): Array<[number, number, number]> {
+export function nearDuplicatePairs(signatures: ReadonlyArray<readonly number[]>, threshold: number): Array<[number, number, number]> {
   const buckets: number[][] = [];
   for (let b = 0; b < BANDS; b++) {
     const byHash = new Map<number, number[]>();

@@ -30,8 +30,19 @@ export function pagesCsv(report: AuditReport): string {
   return csv(
     ['url', 'served', 'file', 'screen', 'title', 'description', 'words', 'inlinks', 'outlinks', 'depth', 'indexable', 'issues', 'rules'],
     report.pages.map((p) => [
-      p.url, p.served, p.file, p.screen ?? '', p.title ?? '', p.description ?? '', p.words, p.inlinks, p.outlinks.length,
-      p.depth ?? '', p.indexable ? 'yes' : 'no', p.issues, p.rules.join(' '),
+      p.url,
+      p.served,
+      p.file,
+      p.screen ?? '',
+      p.title ?? '',
+      p.description ?? '',
+      p.words,
+      p.inlinks,
+      p.outlinks.length,
+      p.depth ?? '',
+      p.indexable ? 'yes' : 'no',
+      p.issues,
+      p.rules.join(' '),
     ]),
   );
 }

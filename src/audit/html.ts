@@ -118,7 +118,8 @@ type Cell = { text: unknown; num?: number; cls?: string; page?: string };
 type Column = { label: string; number?: boolean; width?: string };
 
 const pageHref = (url: string): string => `#page=${encodeURIComponent(url)}`;
-const cellContent = (cell: Cell): string => (cell.page !== undefined ? `<a href="${escapeHtml(pageHref(cell.page))}">${escapeHtml(cell.text)}</a>` : escapeHtml(cell.text));
+const cellContent = (cell: Cell): string =>
+  cell.page !== undefined ? `<a href="${escapeHtml(pageHref(cell.page))}">${escapeHtml(cell.text)}</a>` : escapeHtml(cell.text);
 
 function table(id: string, columns: Column[], rows: Cell[][], note = ''): string {
   const cols = columns.map((c) => `<col${c.width ? ` style="width:${c.width}"` : ''}>`).join('');
@@ -202,11 +203,11 @@ export function renderHtmlReport(report: AuditReport, options: HtmlReportOptions
     .map(({ rule, severity, count }) => {
       const all = byRule.get(rule) ?? [];
       const shown = severity === 'error' ? all : all.slice(0, MAX_PER_RULE);
-      const rows = shown.map((x) => [
-        x.url === null ? { text: x.file + (x.line ? `:${x.line}` : '') } : { text: x.url, page: x.url },
-        { text: x.message },
-      ]);
-      const note = shown.length < all.length ? `Showing ${shown.length} of ${all.length}; ${escapeHtml(elsewhere(files))} ${files.length > 2 ? 'have' : 'has'} them all.` : '';
+      const rows = shown.map((x) => [x.url === null ? { text: x.file + (x.line ? `:${x.line}` : '') } : { text: x.url, page: x.url }, { text: x.message }]);
+      const note =
+        shown.length < all.length
+          ? `Showing ${shown.length} of ${all.length}; ${escapeHtml(elsewhere(files))} ${files.length > 2 ? 'have' : 'has'} them all.`
+          : '';
       return (
         `<details${severity === 'error' ? ' open' : ''}><summary><b class="${severity}">${severity}</b> <code>${escapeHtml(rule)}</code> <span class="count">× ${count}</span> — ${escapeHtml(rules.get(rule)?.explanation ?? '')}</summary>` +
         table(`findings-${rule.replace(/[^a-z0-9]+/gi, '-')}`, [{ label: 'Where', width: '35%' }, { label: 'Message' }], rows, note) +
@@ -216,18 +217,20 @@ export function renderHtmlReport(report: AuditReport, options: HtmlReportOptions
     .join('\n');
 
   const pages = [...report.pages].sort((a, b) => b.issues - a.issues || a.url.localeCompare(b.url));
-  const pageRows = pages.slice(0, MAX_ROWS).map((p) => [
-    { text: p.url, page: p.url },
-    ...(report.routesKnown ? [{ text: p.screen ?? '' }] : []),
-    { text: p.title ?? '' },
-    { text: p.words, num: p.words },
-    { text: p.inlinks, num: p.inlinks },
-    { text: p.outlinks.length, num: p.outlinks.length },
-    { text: p.depth ?? '–', num: p.depth ?? 9999 },
-    { text: p.indexable ? 'yes' : 'no' },
-    { text: p.issues, num: p.issues },
-    { text: p.rules.join(', ') },
-  ]);
+  const pageRows = pages
+    .slice(0, MAX_ROWS)
+    .map((p) => [
+      { text: p.url, page: p.url },
+      ...(report.routesKnown ? [{ text: p.screen ?? '' }] : []),
+      { text: p.title ?? '' },
+      { text: p.words, num: p.words },
+      { text: p.inlinks, num: p.inlinks },
+      { text: p.outlinks.length, num: p.outlinks.length },
+      { text: p.depth ?? '–', num: p.depth ?? 9999 },
+      { text: p.indexable ? 'yes' : 'no' },
+      { text: p.issues, num: p.issues },
+      { text: p.rules.join(', ') },
+    ]);
   const pageColumns = [
     { label: 'URL', width: '22%' },
     ...(report.routesKnown ? [{ label: 'Screen', width: '7%' }] : []),
@@ -248,7 +251,15 @@ export function renderHtmlReport(report: AuditReport, options: HtmlReportOptions
     ? `<h2>Lighthouse</h2>` +
       table(
         'lighthouse',
-        [{ label: 'Page', width: '25%' }, { label: 'Screen', width: '9%' }, { label: 'Performance', number: true, width: '9%' }, { label: 'Accessibility', number: true, width: '9%' }, { label: 'Best practices', number: true, width: '9%' }, { label: 'SEO', number: true, width: '6%' }, { label: 'Failed audits' }],
+        [
+          { label: 'Page', width: '25%' },
+          { label: 'Screen', width: '9%' },
+          { label: 'Performance', number: true, width: '9%' },
+          { label: 'Accessibility', number: true, width: '9%' },
+          { label: 'Best practices', number: true, width: '9%' },
+          { label: 'SEO', number: true, width: '6%' },
+          { label: 'Failed audits' },
+        ],
         report.lighthouse.map((p) => {
           const score = (k: string) => {
             const v = p.scores[k];

@@ -140,7 +140,13 @@ async function readRoutes(dir: string, reportsDir: string | undefined): Promise<
   if (!reportsDir) return routes;
   const json = (await readJson(join(reportsDir, 'build-routes.json'))) as { routes?: Array<RouteInfo & { path: string }> } | undefined;
   const declared = (json?.routes ?? []).filter((r) => typeof r?.path === 'string');
-  if (!describesFolder(dir, declared.map((r) => cleanPath(r.path)))) return routes;
+  if (
+    !describesFolder(
+      dir,
+      declared.map((r) => cleanPath(r.path)),
+    )
+  )
+    return routes;
   for (const r of declared) {
     routes.set(cleanPath(r.path), {
       screen: typeof r.screen === 'string' ? r.screen : undefined,
@@ -375,7 +381,9 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
   const detected = await detectOrigin(opts, sitemaps, routes.size > 0);
   const origin = detected?.origin ?? PLACEHOLDER_ORIGIN;
   const basePath = detected?.basePath ?? '/';
-  const robotsFile = isListedFile(opts.dir, 'robots.txt') ? { file: 'robots.txt', parsed: parseRobots(await readFile(join(opts.dir, 'robots.txt'), 'utf8')) } : null;
+  const robotsFile = isListedFile(opts.dir, 'robots.txt')
+    ? { file: 'robots.txt', parsed: parseRobots(await readFile(join(opts.dir, 'robots.txt'), 'utf8')) }
+    : null;
   phase('robots.txt, origin');
 
   const ctx: WalkContext = {
@@ -387,7 +395,11 @@ export async function runAudit(opts: AuditOptions): Promise<AuditReport> {
     routes,
     exclude: [...DEFAULT_EXCLUDES, ...(opts.exclude ?? [])],
   };
-  const { files, pages: results, findings: fileFindings } = await walkDist(ctx, opts.threads ?? availableParallelism(), opts.poolMinFolders ?? POOL_MIN_FOLDERS);
+  const {
+    files,
+    pages: results,
+    findings: fileFindings,
+  } = await walkDist(ctx, opts.threads ?? availableParallelism(), opts.poolMinFolders ?? POOL_MIN_FOLDERS);
   phase(`walk ${files.size} files, check ${results.length} pages`);
 
   const pages = results.map((r) => r.site);
@@ -422,10 +434,11 @@ async function readPixelSizes(
   basePath: string,
 ): Promise<Map<string, { width: number; height: number }>> {
   const wanted = new Set<string>();
-  for (const page of pages) for (const [path] of page.imageShapes) {
-    const file = candidateFiles(path, basePath).find((f) => files.has(f));
-    if (file !== undefined) wanted.add(file);
-  }
+  for (const page of pages)
+    for (const [path] of page.imageShapes) {
+      const file = candidateFiles(path, basePath).find((f) => files.has(f));
+      if (file !== undefined) wanted.add(file);
+    }
   const sizes = new Map<string, { width: number; height: number }>();
   if (wanted.size === 0) return sizes;
   const { imageSize } = await import('image-size');
@@ -442,7 +455,12 @@ async function readPixelSizes(
 }
 
 /** The internal files each stylesheet of the folder names (url(), @import), resolved against the stylesheet's URL. */
-async function readStylesheetRefs(dir: string, files: ReadonlyMap<string, number>, origin: string, basePath: string): Promise<Array<{ file: string; refs: string[] }>> {
+async function readStylesheetRefs(
+  dir: string,
+  files: ReadonlyMap<string, number>,
+  origin: string,
+  basePath: string,
+): Promise<Array<{ file: string; refs: string[] }>> {
   const out: Array<{ file: string; refs: string[] }> = [];
   const site = { origin, basePath };
   for (const file of [...files.keys()].filter((f) => f.endsWith('.css')).sort()) {
@@ -513,13 +531,7 @@ export function buildReport(
 export type ReportSite = Pick<AuditReport, 'dir' | 'origin' | 'basePath' | 'routesKnown'>;
 
 /** Builds the summary from findings and rows; also used after Lighthouse adds findings. */
-export function assembleReport(
-  site: ReportSite,
-  findings: Finding[],
-  rows: PageRow[],
-  settings: RuleSettings,
-  lighthouse?: LighthousePage[],
-): AuditReport {
+export function assembleReport(site: ReportSite, findings: Finding[], rows: PageRow[], settings: RuleSettings, lighthouse?: LighthousePage[]): AuditReport {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   const byRule = new Map<RuleId, number>();
   for (const f of findings) {
@@ -553,9 +565,7 @@ export function assembleReport(
       byRule: [...byRule]
         .map(([rule, count]) => ({ rule, severity: settings[rule].severity, count }))
         .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.count - a.count || a.rule.localeCompare(b.rule)),
-      byScreen: [...byScreen]
-        .map(([screen, v]) => ({ screen, ...v }))
-        .sort((a, b) => b.findings - a.findings || a.screen.localeCompare(b.screen)),
+      byScreen: [...byScreen].map(([screen, v]) => ({ screen, ...v })).sort((a, b) => b.findings - a.findings || a.screen.localeCompare(b.screen)),
     },
     rules: [...byRule.keys()]
       .map((id) => ({ ...RULES_BY_ID.get(id)!, severity: settings[id].severity, options: settings[id].options, enabled: settings[id].enabled }))
@@ -565,4 +575,3 @@ export function assembleReport(
     ...(lighthouse ? { lighthouse } : {}),
   };
 }
-

@@ -30,8 +30,20 @@ export interface PageContext {
 
 /** Lighthouse's link-text audit blocklist (English). */
 export const NON_DESCRIPTIVE = new Set([
-  'click here', 'click this', 'go', 'here', 'information', 'learn more', 'more', 'more info',
-  'more information', 'right here', 'read more', 'see more', 'start', 'this',
+  'click here',
+  'click this',
+  'go',
+  'here',
+  'information',
+  'learn more',
+  'more',
+  'more info',
+  'more information',
+  'right here',
+  'read more',
+  'see more',
+  'start',
+  'this',
 ]);
 
 const LONGEST_NON_DESCRIPTIVE = Math.max(...[...NON_DESCRIPTIVE].map((t) => t.length));
@@ -103,7 +115,8 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   if (title && title.text !== '') {
     const len = [...title.text].length;
     if (len > opt('title/too-long').max) emit('title/too-long', `The title is ${len} characters (over ${opt('title/too-long').max}): ${quote(title.text)}.`);
-    if (len < opt('title/too-short').min) emit('title/too-short', `The title is ${len} characters (under ${opt('title/too-short').min}): ${quote(title.text)}.`);
+    if (len < opt('title/too-short').min)
+      emit('title/too-short', `The title is ${len} characters (under ${opt('title/too-short').min}): ${quote(title.text)}.`);
   }
   const h1s = facts.headings.filter((h) => h.level === 1);
   if (title && h1s[0] && title.text !== '' && title.text.toLowerCase() === h1s[0].text.toLowerCase()) {
@@ -120,8 +133,10 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   if (facts.descriptions.length > 1) emit('description/multiple', `The page has ${facts.descriptions.length} meta descriptions.`);
   if (description) {
     const len = [...description].length;
-    if (len > opt('description/too-long').max) emit('description/too-long', `The meta description is ${len} characters (over ${opt('description/too-long').max}).`);
-    if (len < opt('description/too-short').min) emit('description/too-short', `The meta description is ${len} characters (under ${opt('description/too-short').min}): ${quote(description)}.`);
+    if (len > opt('description/too-long').max)
+      emit('description/too-long', `The meta description is ${len} characters (over ${opt('description/too-long').max}).`);
+    if (len < opt('description/too-short').min)
+      emit('description/too-short', `The meta description is ${len} characters (under ${opt('description/too-short').min}): ${quote(description)}.`);
   }
   if (facts.keywords.some((k) => k === '')) emit('keywords/empty', 'The meta keywords tag is empty.');
 
@@ -129,7 +144,8 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   if (h1s.length === 0) emit('h1/missing', 'The page has no H1.');
   if (h1s.length > 1) emit('h1/multiple', `The page has ${h1s.length} H1 headings.`);
   for (const h of h1s) {
-    if (h.text.length > opt('h1/too-long').max) emit('h1/too-long', `The H1 is ${h.text.length} characters (over ${opt('h1/too-long').max}): ${quote(h.text)}.`);
+    if (h.text.length > opt('h1/too-long').max)
+      emit('h1/too-long', `The H1 is ${h.text.length} characters (over ${opt('h1/too-long').max}): ${quote(h.text)}.`);
   }
   for (let i = 1; i < facts.headings.length; i++) {
     const [prev, cur] = [facts.headings[i - 1], facts.headings[i]];
@@ -145,7 +161,10 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   if (facts.canonicals.length === 0) emit('canonical/missing', 'The page has no canonical link.');
   if (facts.canonicals.length > 1) {
     const distinct = new Set(facts.canonicals.map((c) => c.href));
-    emit('canonical/multiple', `The page has ${facts.canonicals.length} canonical links${distinct.size > 1 ? ` pointing at ${distinct.size} different URLs` : ''}.`);
+    emit(
+      'canonical/multiple',
+      `The page has ${facts.canonicals.length} canonical links${distinct.size > 1 ? ` pointing at ${distinct.size} different URLs` : ''}.`,
+    );
   }
   if (facts.canonicals.some((c) => !c.inHead)) emit('canonical/outside-head', 'A canonical link is outside <head>.');
   const first = facts.canonicals[0];
@@ -172,7 +191,10 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
   for (const link of facts.links) {
     const target = resolve(link.href);
     if (target.kind === 'uncrawlable') {
-      emit('links/uncrawlable', `The link ${quote(link.text || '(no text)', 40)} has ${link.href === null ? 'no href' : `href=${quote(link.href, 40)}`}, which crawlers do not follow.`);
+      emit(
+        'links/uncrawlable',
+        `The link ${quote(link.text || '(no text)', 40)} has ${link.href === null ? 'no href' : `href=${quote(link.href, 40)}`}, which crawlers do not follow.`,
+      );
       continue;
     }
     if (target.kind !== 'internal' && target.kind !== 'external') continue;
@@ -206,8 +228,10 @@ export function checkPage(facts: PageFacts, ctx: PageContext): { findings: Findi
     const choices = new Set<string>();
     const name = img.src ?? img.srcset[0] ?? '(no src)';
     if (img.alt === null) emit('img/missing-alt', `The image ${name} has no alt attribute.`);
-    else if (img.alt.length > opt('img/alt-too-long').max) emit('img/alt-too-long', `The alt text of ${name} is ${img.alt.length} characters (over ${opt('img/alt-too-long').max}).`);
-    if (!img.width || !img.height) emit('img/missing-size', `The image ${name} lacks ${!img.width && !img.height ? 'width and height' : !img.width ? 'width' : 'height'}.`);
+    else if (img.alt.length > opt('img/alt-too-long').max)
+      emit('img/alt-too-long', `The alt text of ${name} is ${img.alt.length} characters (over ${opt('img/alt-too-long').max}).`);
+    if (!img.width || !img.height)
+      emit('img/missing-size', `The image ${name} lacks ${!img.width && !img.height ? 'width and height' : !img.width ? 'width' : 'height'}.`);
     for (const [i, ref] of [img.src, ...img.srcset].entries()) {
       if (ref === null || ref === '') {
         emit('img/broken', 'An image has an empty src.');

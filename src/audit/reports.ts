@@ -17,7 +17,10 @@ export interface WrittenReports {
   json: string;
 }
 
-export async function writeAuditReports(report: AuditReport, options: { reportsDir: string; formats: ReadonlySet<ReportFormat>; json?: boolean; siteDir: string }): Promise<WrittenReports> {
+export async function writeAuditReports(
+  report: AuditReport,
+  options: { reportsDir: string; formats: ReadonlySet<ReportFormat>; json?: boolean; siteDir: string },
+): Promise<WrittenReports> {
   const { reportsDir, formats } = options;
   await mkdir(reportsDir, { recursive: true });
   // One string for the file and --json: a large site's report is tens of MB, and a second copy would be most of the peak memory.

@@ -11,7 +11,16 @@
 import { decodeEntities } from '../core/html/entities.js';
 import { srcsetUrls } from '../core/html/srcset.js';
 import {
-  attributeBounds, findEndTag, isSpace, isWhitespace, lookUpTag, nextAttribute, selfClosing, tagTable, tokenize, type TagHandler,
+  attributeBounds,
+  findEndTag,
+  isSpace,
+  isWhitespace,
+  lookUpTag,
+  nextAttribute,
+  selfClosing,
+  tagTable,
+  tokenize,
+  type TagHandler,
 } from '../core/html/tokenize.js';
 import type { ImageFact, JsonLdFact, PageFacts } from './types.js';
 
@@ -60,8 +69,18 @@ interface Attributes {
 }
 
 const noAttributes = (): Attributes => ({
-  id: undefined, name: undefined, href: undefined, rel: undefined, src: undefined, srcset: undefined,
-  alt: undefined, width: undefined, height: undefined, content: undefined, type: undefined, screen: undefined,
+  id: undefined,
+  name: undefined,
+  href: undefined,
+  rel: undefined,
+  src: undefined,
+  srcset: undefined,
+  alt: undefined,
+  width: undefined,
+  height: undefined,
+  content: undefined,
+  type: undefined,
+  screen: undefined,
   property: undefined,
 });
 // Not frozen: a frozen object has another hidden class, which made every attribute read polymorphic.
@@ -94,19 +113,32 @@ function attributeSlot(html: string, start: number, end: number): number {
 /** The value of a slot's attribute, undefined while unset. */
 function attributeAt(attrs: Attributes, slot: number): string | undefined {
   switch (slot) {
-    case 0: return attrs.id;
-    case 1: return attrs.name;
-    case 2: return attrs.href;
-    case 3: return attrs.rel;
-    case 4: return attrs.src;
-    case 5: return attrs.srcset;
-    case 6: return attrs.alt;
-    case 7: return attrs.width;
-    case 8: return attrs.height;
-    case 9: return attrs.content;
-    case 10: return attrs.type;
-    case 11: return attrs.screen;
-    default: return attrs.property;
+    case 0:
+      return attrs.id;
+    case 1:
+      return attrs.name;
+    case 2:
+      return attrs.href;
+    case 3:
+      return attrs.rel;
+    case 4:
+      return attrs.src;
+    case 5:
+      return attrs.srcset;
+    case 6:
+      return attrs.alt;
+    case 7:
+      return attrs.width;
+    case 8:
+      return attrs.height;
+    case 9:
+      return attrs.content;
+    case 10:
+      return attrs.type;
+    case 11:
+      return attrs.screen;
+    default:
+      return attrs.property;
   }
 }
 
@@ -115,19 +147,44 @@ function setAttribute(attrs: Attributes, slot: number, html: string, valueStart:
   if (attributeAt(attrs, slot) !== undefined) return;
   const value = valueStart === -1 ? '' : decodeEntities(html.slice(valueStart, valueEnd));
   switch (slot) {
-    case 0: attrs.id = value; break;
-    case 1: attrs.name = value; break;
-    case 2: attrs.href = value; break;
-    case 3: attrs.rel = value; break;
-    case 4: attrs.src = value; break;
-    case 5: attrs.srcset = value; break;
-    case 6: attrs.alt = value; break;
-    case 7: attrs.width = value; break;
-    case 8: attrs.height = value; break;
-    case 9: attrs.content = value; break;
-    case 10: attrs.type = value; break;
-    case 11: attrs.screen = value; break;
-    default: attrs.property = value;
+    case 0:
+      attrs.id = value;
+      break;
+    case 1:
+      attrs.name = value;
+      break;
+    case 2:
+      attrs.href = value;
+      break;
+    case 3:
+      attrs.rel = value;
+      break;
+    case 4:
+      attrs.src = value;
+      break;
+    case 5:
+      attrs.srcset = value;
+      break;
+    case 6:
+      attrs.alt = value;
+      break;
+    case 7:
+      attrs.width = value;
+      break;
+    case 8:
+      attrs.height = value;
+      break;
+    case 9:
+      attrs.content = value;
+      break;
+    case 10:
+      attrs.type = value;
+      break;
+    case 11:
+      attrs.screen = value;
+      break;
+    default:
+      attrs.property = value;
   }
 }
 
@@ -179,14 +236,30 @@ const BASE = 14 << 8;
 const ELEMENT = 0xff00;
 
 const TAG_LIST: ReadonlyArray<[string, number]> = [
-  ['head', HEAD], ['body', BODY | READ_ATTRIBUTES], ['main', MAIN], ['svg', SVG],
-  ['meta', META | READ_ATTRIBUTES], ['link', LINK | READ_ATTRIBUTES], ['a', ANCHOR | READ_ATTRIBUTES],
-  ['img', IMG | RESOURCE_SRC | READ_ATTRIBUTES], ['source', SOURCE | RESOURCE_SRC | READ_ATTRIBUTES],
-  ['script', SCRIPT | RAW_TEXT | RESOURCE_SRC | READ_ATTRIBUTES], ['title', TITLE | RAW_TEXT | READ_ATTRIBUTES],
-  ['textarea', TEXTAREA | RAW_TEXT | READ_ATTRIBUTES], ['style', RAW_TEXT | READ_ATTRIBUTES], ['base', BASE | READ_ATTRIBUTES],
-  ['xmp', RAW_TEXT], ['noembed', RAW_TEXT], ['noframes', RAW_TEXT],
-  ['noscript', INVISIBLE], ['template', INVISIBLE],
-  ['nav', CHROME | NOT_CONTENT], ['aside', CHROME | NOT_CONTENT], ['header', CHROME], ['footer', CHROME], ['form', NOT_CONTENT],
+  ['head', HEAD],
+  ['body', BODY | READ_ATTRIBUTES],
+  ['main', MAIN],
+  ['svg', SVG],
+  ['meta', META | READ_ATTRIBUTES],
+  ['link', LINK | READ_ATTRIBUTES],
+  ['a', ANCHOR | READ_ATTRIBUTES],
+  ['img', IMG | RESOURCE_SRC | READ_ATTRIBUTES],
+  ['source', SOURCE | RESOURCE_SRC | READ_ATTRIBUTES],
+  ['script', SCRIPT | RAW_TEXT | RESOURCE_SRC | READ_ATTRIBUTES],
+  ['title', TITLE | RAW_TEXT | READ_ATTRIBUTES],
+  ['textarea', TEXTAREA | RAW_TEXT | READ_ATTRIBUTES],
+  ['style', RAW_TEXT | READ_ATTRIBUTES],
+  ['base', BASE | READ_ATTRIBUTES],
+  ['xmp', RAW_TEXT],
+  ['noembed', RAW_TEXT],
+  ['noframes', RAW_TEXT],
+  ['noscript', INVISIBLE],
+  ['template', INVISIBLE],
+  ['nav', CHROME | NOT_CONTENT],
+  ['aside', CHROME | NOT_CONTENT],
+  ['header', CHROME],
+  ['footer', CHROME],
+  ['form', NOT_CONTENT],
   ...['iframe', 'video', 'audio', 'embed', 'track', 'input'].map((n): [string, number] => [n, RESOURCE_SRC | READ_ATTRIBUTES]),
   ...[1, 2, 3, 4, 5, 6].map((n): [string, number] => [`h${n}`, HEADING]),
 ];
@@ -282,7 +355,7 @@ function rawText(s: Scan, element: number, name: string, a: Attributes, from: nu
 
 /** Inline icons: their <title> is not the page's, their text not content. Returns the end of the matching </svg>. */
 function skipSvg(html: string, from: number): number {
-  const re = /<(\/?)svg[\s>\/]/gi;
+  const re = /<(\/?)svg[\s>/]/gi;
   re.lastIndex = from;
   let depth = 1;
   let m: RegExpExecArray | null;
@@ -342,30 +415,50 @@ function startTag(s: Scan, tag: number, kind: number, attrStart: number, gt: num
   const element = kind & ELEMENT;
   if (kind & RAW_TEXT) return rawText(s, element, TAG_LIST[tag][0], a, gt + 1);
   switch (element) {
-    case HEAD: s.inHead = true; s.inBody = false; break;
+    case HEAD:
+      s.inHead = true;
+      s.inBody = false;
+      break;
     case BODY:
       s.inBody = true;
       s.inHead = false;
       s.facts.screen = a.screen ?? null;
       break;
-    case MAIN: s.mainDepth++; break;
-    case SVG: if (!closesItself) return skipSvg(html, gt + 1); break;
-    case META: meta(s.facts, a); break;
-    case LINK: link(s, a); break;
+    case MAIN:
+      s.mainDepth++;
+      break;
+    case SVG:
+      if (!closesItself) return skipSvg(html, gt + 1);
+      break;
+    case META:
+      meta(s.facts, a);
+      break;
+    case LINK:
+      link(s, a);
+      break;
     case ANCHOR:
       if (a.name) s.facts.ids.add(a.name);
       if (s.anchor) closeAnchor(s);
       s.anchor = { href: a.href === undefined ? null : a.href.trim(), rel: (a.rel ?? '').toLowerCase(), text: [] };
       break;
-    case IMG: image(s, a); break;
-    case SOURCE: if (a.srcset) s.pendingSrcset.push(...srcsetUrls(a.srcset)); break;
-    case HEADING: s.heading = { level: TAG_LIST[tag][0].charCodeAt(1) - 48, text: [] }; break;
-    case BASE: if (a.href !== undefined && s.facts.baseHref === null) s.facts.baseHref = a.href.trim(); break;
+    case IMG:
+      image(s, a);
+      break;
+    case SOURCE:
+      if (a.srcset) s.pendingSrcset.push(...srcsetUrls(a.srcset));
+      break;
+    case HEADING:
+      s.heading = { level: TAG_LIST[tag][0].charCodeAt(1) - 48, text: [] };
+      break;
+    case BASE:
+      if (a.href !== undefined && s.facts.baseHref === null) s.facts.baseHref = a.href.trim();
+      break;
   }
   if (kind & RESOURCE_SRC && a.src) {
     s.facts.resources.push(a.src.trim());
     // The img's own src is checked as an image; <input src> only for type=image, the one that fetches it.
-    if (element !== IMG && (TAG_LIST[tag][0] !== 'input' || (a.type ?? '').toLowerCase() === 'image')) s.facts.refs.push({ url: a.src.trim(), what: TAG_LIST[tag][0] });
+    if (element !== IMG && (TAG_LIST[tag][0] !== 'input' || (a.type ?? '').toLowerCase() === 'image'))
+      s.facts.refs.push({ url: a.src.trim(), what: TAG_LIST[tag][0] });
   }
   if ((element === IMG || element === SOURCE) && a.srcset) s.facts.resources.push(...srcsetUrls(a.srcset));
   if (!closesItself) {
@@ -397,12 +490,42 @@ class PageReader implements TagHandler {
 
 export function scanPage(html: string, url: string, file: string): PageFacts {
   const facts: PageFacts = {
-    url, file, screen: null, titles: [], descriptions: [], keywords: [], robots: [], canonicals: [], headings: [],
-    ids: new Set(), links: [], images: [], resources: [], refs: [], baseHref: null, shareImages: [], jsonLd: [], visibleText: '', lorem: false, mainText: '',
+    url,
+    file,
+    screen: null,
+    titles: [],
+    descriptions: [],
+    keywords: [],
+    robots: [],
+    canonicals: [],
+    headings: [],
+    ids: new Set(),
+    links: [],
+    images: [],
+    resources: [],
+    refs: [],
+    baseHref: null,
+    shareImages: [],
+    jsonLd: [],
+    visibleText: '',
+    lorem: false,
+    mainText: '',
   };
   const s: Scan = {
-    html, facts, hasMain: /<main[\s>]/i.test(html), visible: [], main: [], inHead: false, inBody: false,
-    mainDepth: 0, chromeDepth: 0, notContentDepth: 0, invisibleDepth: 0, anchor: null, heading: null, pendingSrcset: [],
+    html,
+    facts,
+    hasMain: /<main[\s>]/i.test(html),
+    visible: [],
+    main: [],
+    inHead: false,
+    inBody: false,
+    mainDepth: 0,
+    chromeDepth: 0,
+    notContentDepth: 0,
+    invisibleDepth: 0,
+    anchor: null,
+    heading: null,
+    pendingSrcset: [],
   };
   const last = tokenize(html, new PageReader(s));
   if (last < html.length) addText(s, html.slice(last));

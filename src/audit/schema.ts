@@ -12,8 +12,7 @@ export type SchemaEmit = (rule: RuleId, message: string) => void;
 const isObject = (v: unknown): v is Entity => typeof v === 'object' && v !== null && !Array.isArray(v);
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 const typesOf = (e: Entity): string[] => asArray(e['@type']).filter((t): t is string => typeof t === 'string');
-const present = (v: unknown): boolean =>
-  v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '') && !(Array.isArray(v) && v.length === 0);
+const present = (v: unknown): boolean => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '') && !(Array.isArray(v) && v.length === 0);
 const normal = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** Top-level entities of a JSON-LD block, with @graph members unwrapped. */

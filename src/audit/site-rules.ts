@@ -42,8 +42,7 @@ export interface SiteResult {
 /** Shapes this close are the same (a 2× file declared at half its size is fine; rounding is). */
 const ASPECT_TOLERANCE = 0.02;
 
-const examples = (urls: readonly string[], max = 3): string =>
-  urls.slice(0, max).join(', ') + (urls.length > max ? ` and ${urls.length - max} more` : '');
+const examples = (urls: readonly string[], max = 3): string => urls.slice(0, max).join(', ') + (urls.length > max ? ` and ${urls.length - max} more` : '');
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string | null): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -118,7 +117,8 @@ export function checkSite(input: SiteInput): SiteResult {
     for (const [ref, what] of page.resourceRefs) if (!fileExists(ref)) at(page)('resource/broken', `The ${what} ${ref} does not exist.`);
   }
   for (const sheet of input.stylesheetRefs ?? []) {
-    for (const ref of sheet.refs) if (!fileExists(ref)) atFile(sheet.file)('resource/broken', `${sheet.file} names ${ref} (url() or @import), which does not exist.`);
+    for (const ref of sheet.refs)
+      if (!fileExists(ref)) atFile(sheet.file)('resource/broken', `${sheet.file} names ${ref} (url() or @import), which does not exist.`);
   }
 
   // Images: broken references per page; file sizes once per file. Of an image offered in several files
@@ -137,7 +137,10 @@ export function checkSite(input: SiteInput): SiteResult {
     }
   }
   for (const [file, users] of [...largeImages].sort((a, b) => a[0].localeCompare(b[0]))) {
-    atFile(file)('img/too-large', `${file} is ${Math.round(files.get(file)! / 1024)} KB (over ${Math.round(maxBytes / 1024)} KB), used on ${examples([...users])}.`);
+    atFile(file)(
+      'img/too-large',
+      `${file} is ${Math.round(files.get(file)! / 1024)} KB (over ${Math.round(maxBytes / 1024)} KB), used on ${examples([...users])}.`,
+    );
   }
 
   // Declared shapes: an <img> whose width and height are another shape than its file makes the page jump as it loads.
@@ -166,7 +169,10 @@ export function checkSite(input: SiteInput): SiteResult {
     const target = byUrl.get(page.canonical);
     if (!target) at(page)('canonical/target-missing', `The canonical points at ${page.canonical}, which does not exist.`);
     else if (!indexable.has(target.url)) {
-      at(page)('canonical/target-non-indexable', `The canonical points at ${target.url}, which is ${target.noindex ? 'noindex' : `canonicalised to ${target.canonical}`}.`);
+      at(page)(
+        'canonical/target-non-indexable',
+        `The canonical points at ${target.url}, which is ${target.noindex ? 'noindex' : `canonicalised to ${target.canonical}`}.`,
+      );
     }
   }
 
@@ -190,8 +196,14 @@ export function checkSite(input: SiteInput): SiteResult {
   const representatives = [...groupBy(indexablePages, (p) => p.contentHash).values()].map((g) => g[0]).filter((p) => p.minhash.length > 0);
   const threshold = settings['content/near-duplicate'].options.similarity;
   const best = new Map<string, { other: string; similarity: number; count: number }>();
-  for (const [i, j, s] of nearDuplicatePairs(representatives.map((p) => p.minhash), threshold)) {
-    for (const [a, b] of [[i, j], [j, i]]) {
+  for (const [i, j, s] of nearDuplicatePairs(
+    representatives.map((p) => p.minhash),
+    threshold,
+  )) {
+    for (const [a, b] of [
+      [i, j],
+      [j, i],
+    ]) {
       const url = representatives[a].url;
       const cur = best.get(url);
       if (!cur) best.set(url, { other: representatives[b].url, similarity: s, count: 1 });
@@ -249,8 +261,7 @@ function checkPagination(pages: readonly SiteFacts[], byUrl: ReadonlyMap<string,
   for (const [base, numbers] of [...lists].sort((a, b) => a[0].localeCompare(b[0]))) {
     const prefix = base === '/' ? '' : base;
     // The bare list path shows page 1.
-    const pageUrl = (n: number): string | null =>
-      byUrl.has(`${prefix}/page-${n}`) ? `${prefix}/page-${n}` : n === 1 && byUrl.has(base) ? base : null;
+    const pageUrl = (n: number): string | null => (byUrl.has(`${prefix}/page-${n}`) ? `${prefix}/page-${n}` : n === 1 && byUrl.has(base) ? base : null);
     const max = Math.max(...numbers);
     const missing: number[] = [];
     for (let n = 1; n <= max; n++) if (pageUrl(n) === null) missing.push(n);
@@ -264,7 +275,8 @@ function checkPagination(pages: readonly SiteFacts[], byUrl: ReadonlyMap<string,
       const backTargets = n === 1 ? [base, `${prefix}/page-1`] : [cur];
       const copies = n === 1 ? [base, `${prefix}/page-1`].filter((u) => byUrl.has(u)) : [cur];
       for (const from of copies) {
-        if (!byUrl.get(from)!.outlinks.includes(next)) at(byUrl.get(from)!)('pagination/not-linked', `${from} does not link to the next page ${next} with <a href>.`);
+        if (!byUrl.get(from)!.outlinks.includes(next))
+          at(byUrl.get(from)!)('pagination/not-linked', `${from} does not link to the next page ${next} with <a href>.`);
       }
       if (!backTargets.some((t) => byUrl.get(next)!.outlinks.includes(t))) {
         at(byUrl.get(next)!)('pagination/not-linked', `${next} does not link to the previous page ${cur} with <a href>.`);
@@ -298,7 +310,10 @@ function checkSitemaps(
       continue;
     }
     if (parsed.entries.length > maxUrls || bytes > maxBytes) {
-      emit('sitemap/too-large', `${file} has ${parsed.entries.length} URLs and ${(bytes / 1048576).toFixed(1)} MB (limits: ${maxUrls} URLs, ${Math.round(maxBytes / 1048576)} MB).`);
+      emit(
+        'sitemap/too-large',
+        `${file} has ${parsed.entries.length} URLs and ${(bytes / 1048576).toFixed(1)} MB (limits: ${maxUrls} URLs, ${Math.round(maxBytes / 1048576)} MB).`,
+      );
     }
     for (const entry of parsed.entries) {
       let url: URL | null = null;
@@ -326,7 +341,8 @@ function checkSitemaps(
       listed.add(path);
       if (entry.lastmod !== null) {
         lastmods.add(entry.lastmod);
-        if (entry.lastmod.slice(0, 10) > input.today) emit('sitemap/future-lastmod', `${path} has lastmod ${entry.lastmod}, after today (${input.today}).`, entry.line);
+        if (entry.lastmod.slice(0, 10) > input.today)
+          emit('sitemap/future-lastmod', `${path} has lastmod ${entry.lastmod}, after today (${input.today}).`, entry.line);
       }
       const page = byUrl.get(path);
       if (!page) {

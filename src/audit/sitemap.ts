@@ -9,9 +9,7 @@ export interface SitemapEntry {
   line: number;
 }
 
-export type ParsedSitemap =
-  | { ok: true; kind: 'urlset' | 'sitemapindex'; entries: SitemapEntry[] }
-  | { ok: false; error: string; line: number };
+export type ParsedSitemap = { ok: true; kind: 'urlset' | 'sitemapindex'; entries: SitemapEntry[] } | { ok: false; error: string; line: number };
 
 const ENTITY = /&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
 

@@ -146,4 +146,3 @@ export function resolveLink(href: string | null, base: string, pageKey: string, 
 }
 
 const isFolderForm = (pathname: string): boolean => pathname.endsWith('/') || pathname.endsWith('/index.html');
-

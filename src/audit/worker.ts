@@ -96,7 +96,12 @@ function isTwin(ctx: WalkContext, path: string, findings: Finding[]): boolean {
     (twinStat.ino === pageStat.ino && twinStat.dev === pageStat.dev) ||
     (twinStat.size === pageStat.size && readFileSync(join(ctx.dir, path)).equals(readFileSync(join(ctx.dir, page))));
   if (!same) {
-    findingEmitter(ctx.settings, findings, fileToUrl(page, ctx.basePath), path)(
+    findingEmitter(
+      ctx.settings,
+      findings,
+      fileToUrl(page, ctx.basePath),
+      path,
+    )(
       'url/twin-differs',
       `${path} is not the same page as ${page}; GitHub Pages, Netlify and Cloudflare Pages serve ${fileToUrl(page, ctx.basePath)} from ${path}.`,
     );

@@ -14,4 +14,3 @@ export function stopwatch() {
     seconds: () => Math.round((performance.now() - started) / 10) / 100,
   };
 }
-

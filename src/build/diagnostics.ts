@@ -50,7 +50,13 @@ export function twinClashDiagnostic(route: { path: string; declarations: string[
 
 export function failureDiagnostic(f: RenderFailure, plan: readonly PlannedRoute[], routesFile: string): Diagnostic {
   if (f.index < 0) {
-    return { code: 'build/render-failed', severity: severityOf('build/render-failed'), file: routesFile, pointer: '', message: `${f.subject} failed to render: ${f.cause}` };
+    return {
+      code: 'build/render-failed',
+      severity: severityOf('build/render-failed'),
+      file: routesFile,
+      pointer: '',
+      message: `${f.subject} failed to render: ${f.cause}`,
+    };
   }
   const p = plan[f.index];
   return {

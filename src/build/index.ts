@@ -105,7 +105,21 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
       clock.lap('prepare');
 
-      const built = await emitAll({ options, pool: threads, plan, catalogue, clientDir, tmp, outDir, routesFile, checkDiagnostics: diagnostics, lap: clock.lap, checkKey: checked.key, held: inventory.files, stamps: { previous: stamps, record: recorder?.add } });
+      const built = await emitAll({
+        options,
+        pool: threads,
+        plan,
+        catalogue,
+        clientDir,
+        tmp,
+        outDir,
+        routesFile,
+        checkDiagnostics: diagnostics,
+        lap: clock.lap,
+        checkKey: checked.key,
+        held: inventory.files,
+        stamps: { previous: stamps, record: recorder?.add },
+      });
       const all = [...diagnostics, ...built.diagnostics];
 
       // commit
@@ -114,14 +128,33 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         recorder?.drop();
         // Not deleted: the next build writes into it (see output/atomic.ts).
         await keepAsSpare(tmp, outDir);
-        return finish({ ok: false, failedAt: built.failedAt ?? 'render', diagnostics: all, checkCounts, pages: 0, files: 0, bytes: 0, links: built.links, unchanged: NONE_KEPT });
+        return finish({
+          ok: false,
+          failedAt: built.failedAt ?? 'render',
+          diagnostics: all,
+          checkCounts,
+          pages: 0,
+          files: 0,
+          bytes: 0,
+          links: built.links,
+          unchanged: NONE_KEPT,
+        });
       }
       removeUnwritten(tmp, inventory, built.written);
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
-      return finish({ ok: true, diagnostics: all, checkCounts, pages: built.links.pages, files: built.written.size, bytes: built.bytes, links: built.links, unchanged: built.unchanged });
+      return finish({
+        ok: true,
+        diagnostics: all,
+        checkCounts,
+        pages: built.links.pages,
+        files: built.written.size,
+        bytes: built.bytes,
+        links: built.links,
+        unchanged: built.unchanged,
+      });
     } catch (err) {
       recorder?.drop();
       // Stop every writer before putting their folder away; the original error is the one to report.
@@ -185,15 +218,32 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     options.searchIndex === false
       ? Promise.resolve([])
       : new Promise(setImmediate).then(async () =>
-          (await writeSearchIndexCached(writer, catalogue, plan.map((p) => p.route), defaultCacheDir(), ctx.checkKey, indexInThread)).files.map((f) => f.path),
+          (
+            await writeSearchIndexCached(
+              writer,
+              catalogue,
+              plan.map((p) => p.route),
+              defaultCacheDir(),
+              ctx.checkKey,
+              indexInThread,
+            )
+          ).files.map((f) => f.path),
         );
-  const [rendered, searchFiles, assetFiles, imageFiles] = await allSettledOrThrow([rendering, searchIndex, copyAssets(ctx.clientDir, writer), publishImages(writer, catalogue.images, defaultCacheDir())] as const);
+  const [rendered, searchFiles, assetFiles, imageFiles] = await allSettledOrThrow([
+    rendering,
+    searchIndex,
+    copyAssets(ctx.clientDir, writer),
+    publishImages(writer, catalogue.images, defaultCacheDir()),
+  ] as const);
   // Every page is written: the workers' memory (each its own copy of the catalogue and model) goes now, not after the reports.
   await ctx.pool.destroy();
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
   // Line and column of each failing route's declaration, so an editor jumps straight to it.
-  const positions = locateMany(ctx.routesFile, failed.map((d) => d.pointer));
+  const positions = locateMany(
+    ctx.routesFile,
+    failed.map((d) => d.pointer),
+  );
   const diagnostics: Diagnostic[] = failed.map((d, i) => (d.pointer === '' ? d : { ...d, ...positions[i] }));
   for (const page of rendered.errorPages.pages) if (page.failure !== null) diagnostics.push(errorPageFallbackDiagnostic(page.file, page.failure.cause, outDir));
   if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0, unchanged: NONE_KEPT };
@@ -204,7 +254,15 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
 
   // links, against everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages
   const errorFiles = rendered.errorPages.pages.map((p) => p.file);
-  const files = new Set([...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])), ...errorFiles, ...rendered.artwork, ...assetFiles, ...imageFiles, ...searchFiles, ...siteFiles]);
+  const files = new Set([
+    ...plan.flatMap((p) => (p.twin ? [p.file, twinFileOf(p.file)!] : [p.file])),
+    ...errorFiles,
+    ...rendered.artwork,
+    ...assetFiles,
+    ...imageFiles,
+    ...searchFiles,
+    ...siteFiles,
+  ]);
   const links = checkLinks(rendered.tally, rendered.unsafe, plan, errorFiles.length, files, outDir);
   diagnostics.push(...links.diagnostics);
   ctx.lap('links');
@@ -215,5 +273,12 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   let bytes = 0;
   for (const p of rendered.errorPages.pages) bytes += p.bytes;
   for (const f of rendered.facts) bytes += f.bytes;
-  return { diagnostics, failedAt: links.broken.length + links.unsafe.length > 0 ? 'links' : undefined, links: links.links, written: files, bytes, unchanged: rendered.unchanged };
+  return {
+    diagnostics,
+    failedAt: links.broken.length + links.unsafe.length > 0 ? 'links' : undefined,
+    links: links.links,
+    written: files,
+    bytes,
+    unchanged: rendered.unchanged,
+  };
 }

@@ -32,7 +32,6 @@ export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: strin
   return { plan, diagnostics };
 }
 
-
 /**
  * Every page's folder, made before rendering. Each page has a folder of its
  * own, and a mkdir is a syscall as dear as the write: made by a worker while
@@ -42,4 +41,3 @@ export function planRoutes(resolved: readonly ResolvedRoute[], routesFile: strin
 export function pageDirs(plan: readonly PlannedRoute[]): string[] {
   return [...new Set(plan.map((p) => path.posix.dirname(p.file)).filter((d) => d !== '.'))].sort();
 }
-

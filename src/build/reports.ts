@@ -15,7 +15,14 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-export async function writeReports(reportsDir: string, check: LinkCheck, plan: readonly PlannedRoute[], facts: readonly PageFacts[], checkDiagnostics: readonly Diagnostic[], outDir: string): Promise<void> {
+export async function writeReports(
+  reportsDir: string,
+  check: LinkCheck,
+  plan: readonly PlannedRoute[],
+  facts: readonly PageFacts[],
+  checkDiagnostics: readonly Diagnostic[],
+  outDir: string,
+): Promise<void> {
   const dir = path.resolve(reportsDir);
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'links.json'), json({ ...check.links, brokenLinks: check.broken, unsafeLinks: check.unsafe }));

@@ -12,7 +12,13 @@ import type { PageFacts } from './threads/protocol.js';
 import type { PlannedRoute } from './types.js';
 
 /** Writes the site files; resolves with every file written, relative to the output folder. */
-export async function writeSiteFiles(writer: SiteWriter, catalogue: Catalogue, plan: readonly PlannedRoute[], facts: readonly PageFacts[], shareCard: Uint8Array): Promise<string[]> {
+export async function writeSiteFiles(
+  writer: SiteWriter,
+  catalogue: Catalogue,
+  plan: readonly PlannedRoute[],
+  facts: readonly PageFacts[],
+  shareCard: Uint8Array,
+): Promise<string[]> {
   const origin = catalogue.site.origin;
   const photos = photosByEntity(catalogue);
   const [sitemapFiles, siteFiles] = await Promise.all([

@@ -62,7 +62,6 @@ export interface BuildResult {
   timings: Record<string, number>;
 }
 
-
 export interface PlannedRoute {
   /** Position in the build order (registry order, duplicates once); the key of every per-page result. */
   index: number;
@@ -73,7 +72,6 @@ export interface PlannedRoute {
   twin?: true;
 }
 
-
 /** The pages' stamps (output/stamps.ts) on their way through a build. */
 export interface PageStamps {
   /** The stamps the build that left the temporary folder recorded, by file; each is handed to its page's job once. */
@@ -81,7 +79,6 @@ export interface PageStamps {
   /** Takes each page's new stamp as its render thread reports it (see stampRecorder). */
   record?: (file: string, stamp: string) => void;
 }
-
 
 export const NO_LINKS: LinkSummary = { pages: 0, references: 0, targets: 0, broken: 0, unsafe: 0 };
 export const NONE_KEPT: BuildResult['unchanged'] = { pages: 0, byStamp: 0 };

@@ -67,7 +67,12 @@ function checkDetailRoutes(ctx: CheckContext): Diagnostic[] {
       const found = routes.get(id) ?? [];
       if (found.length === 0) {
         out.push(
-          diagnostic('check/missing-detail-route', file, '/id', `${label} (${id}) has no detail route; add a route with screen "${screen}" and nodeid "${id}" to ${ctx.routesFile}, or remove the ${DETAIL_SCREENS[screen]}.`),
+          diagnostic(
+            'check/missing-detail-route',
+            file,
+            '/id',
+            `${label} (${id}) has no detail route; add a route with screen "${screen}" and nodeid "${id}" to ${ctx.routesFile}, or remove the ${DETAIL_SCREENS[screen]}.`,
+          ),
         );
       } else if (found.length > 1) {
         const list = found.map((d) => `${d.route.path} (/${d.index})`).join(', ');
@@ -85,27 +90,51 @@ function checkListRoutes(ctx: CheckContext): Diagnostic[] {
   for (const c of ctx.catalogue.categories) {
     if (!categoryRoutes.has(c.id)) {
       out.push(
-        diagnostic('check/category-without-route', ctx.fileOf(c), '/id', `Category "${c.name}" (${c.path}) has no route; add a ${c.all ? 'products' : 'category'} route for ${c.path} with nodeid "${c.id}".`),
+        diagnostic(
+          'check/category-without-route',
+          ctx.fileOf(c),
+          '/id',
+          `Category "${c.name}" (${c.path}) has no route; add a ${c.all ? 'products' : 'category'} route for ${c.path} with nodeid "${c.id}".`,
+        ),
       );
     }
     // The category's own path is where navigation links to; its bare route must be there.
     for (const d of categoryRoutes.get(c.id) ?? []) {
       if (d.route.page === undefined && d.route.path !== c.path) {
         out.push(
-          diagnostic('check/category-path-mismatch', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} shows category "${c.name}", whose path is ${c.path}; the paths must match.`),
+          diagnostic(
+            'check/category-path-mismatch',
+            ctx.routesFile,
+            pointer(d.index, 'path'),
+            `Route ${d.route.path} shows category "${c.name}", whose path is ${c.path}; the paths must match.`,
+          ),
         );
       }
     }
   }
   // Hosts serve dist/index.html for the bare origin; without a route at / there is none.
   if (!ctx.byPath.has('/')) {
-    out.push(diagnostic('check/missing-home', ctx.routesFile, '', 'No route has the path "/", so the site has no home page; add the home route (screen "home", name "Home").'));
+    out.push(
+      diagnostic(
+        'check/missing-home',
+        ctx.routesFile,
+        '',
+        'No route has the path "/", so the site has no home page; add the home route (screen "home", name "Home").',
+      ),
+    );
   }
   const screens = Object.keys(PAGE_SCREENS);
   const pageRoutes = routesByNode(ctx, screens);
   for (const p of ctx.catalogue.pages) {
     if (!pageRoutes.has(p.id)) {
-      out.push(diagnostic('check/page-without-route', ctx.fileOf(p), '/id', `Page "${p.heading}" (${p.kind}) has no route; add a route with screen "${p.kind}" and nodeid "${p.id}".`));
+      out.push(
+        diagnostic(
+          'check/page-without-route',
+          ctx.fileOf(p),
+          '/id',
+          `Page "${p.heading}" (${p.kind}) has no route; add a route with screen "${p.kind}" and nodeid "${p.id}".`,
+        ),
+      );
     }
   }
   return out;
@@ -169,12 +198,24 @@ function checkPageRoutes(ctx: CheckContext): Diagnostic[] {
     for (const [page, decls] of byNumber) {
       if (page > n) {
         for (const d of decls) {
-          out.push(diagnostic('check/extra-page', ctx.routesFile, pointer(d.index, 'page'), `${why}; route ${d.route.path} (page ${page}) is past the end. Remove it, or list more ${list.noun}.`));
+          out.push(
+            diagnostic(
+              'check/extra-page',
+              ctx.routesFile,
+              pointer(d.index, 'page'),
+              `${why}; route ${d.route.path} (page ${page}) is past the end. Remove it, or list more ${list.noun}.`,
+            ),
+          );
         }
       }
       for (const d of decls.slice(1)) {
         out.push(
-          diagnostic('check/duplicate-page', ctx.routesFile, pointer(d.index, 'page'), `${list.label} has page ${page} twice: ${decls[0].route.path} (/${decls[0].index}) and ${d.route.path} (/${d.index}); keep one.`),
+          diagnostic(
+            'check/duplicate-page',
+            ctx.routesFile,
+            pointer(d.index, 'page'),
+            `${list.label} has page ${page} twice: ${decls[0].route.path} (/${decls[0].index}) and ${d.route.path} (/${d.index}); keep one.`,
+          ),
         );
       }
       for (const d of decls) {
@@ -182,7 +223,12 @@ function checkPageRoutes(ctx: CheckContext): Diagnostic[] {
         const shapeOk = expected === undefined ? d.route.path.endsWith(`/page-${page}`) : d.route.path === expected;
         if (!shapeOk) {
           out.push(
-            diagnostic('check/page-path', ctx.routesFile, pointer(d.index, 'path'), `Route ${d.route.path} is page ${page} of ${list.label.replace(/^The /, 'the ')}; its path must be ${expected ?? `<list path>/page-${page}`}.`),
+            diagnostic(
+              'check/page-path',
+              ctx.routesFile,
+              pointer(d.index, 'path'),
+              `Route ${d.route.path} is page ${page} of ${list.label.replace(/^The /, 'the ')}; its path must be ${expected ?? `<list path>/page-${page}`}.`,
+            ),
           );
         }
       }

@@ -41,14 +41,29 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
       const other = made.get(v.url);
       // Two photographs of one name in one folder (a.jpg, a.png) would make the same copies.
       if (other === undefined) made.set(v.url, `a ${v.width}-pixel copy of ${image.file}`);
-      else out.push(diagnostic('check/image-clash', image.file, '', `The build's ${v.width}-pixel copy of this file, ${v.url}, would be ${other} as well; rename one of the two files.`));
+      else
+        out.push(
+          diagnostic(
+            'check/image-clash',
+            image.file,
+            '',
+            `The build's ${v.width}-pixel copy of this file, ${v.url}, would be ${other} as well; rename one of the two files.`,
+          ),
+        );
     }
   }
 
   for (const image of catalogue.images) {
     const taken = made.get(image.url);
     if (taken !== undefined) {
-      out.push(diagnostic('check/image-clash', image.file, '', `This file would be published at ${image.url}, where the build writes ${taken}; rename the file (and the src that names it).`));
+      out.push(
+        diagnostic(
+          'check/image-clash',
+          image.file,
+          '',
+          `This file would be published at ${image.url}, where the build writes ${taken}; rename the file (and the src that names it).`,
+        ),
+      );
     }
     const heavy = heaviness(image);
     if (heavy) out.push(diagnostic('check/image-heavy', image.file, '', heavy));
@@ -69,7 +84,14 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
     // Judged as links are (src/core/content-url.ts), as browsers read them.
     const judged = judgeContentUrl(image.src);
     if (!judged.ok) {
-      out.push(diagnostic('check/unsafe-image', file, `${ptr}/src`, `Image ${shownUrl(image.src)} ${judged.why}, so it is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`));
+      out.push(
+        diagnostic(
+          'check/unsafe-image',
+          file,
+          `${ptr}/src`,
+          `Image ${shownUrl(image.src)} ${judged.why}, so it is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`,
+        ),
+      );
       return;
     }
     const src = judged.url;
@@ -77,12 +99,26 @@ export function checkImages(ctx: CheckContext): Diagnostic[] {
     if (judged.scheme === 'https') return;
     // http: too: an https page's browser blocks or rewrites it (mixed content).
     if (judged.scheme !== undefined) {
-      out.push(diagnostic('check/unsafe-image', file, `${ptr}/src`, `Image "${src.slice(0, 80)}" is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`));
+      out.push(
+        diagnostic(
+          'check/unsafe-image',
+          file,
+          `${ptr}/src`,
+          `Image "${src.slice(0, 80)}" is not shown: an image is a file of data/images/ (src "/images/<file>") or an https: URL.`,
+        ),
+      );
       return;
     }
     if (!src.startsWith('/')) {
       const name = src.replace(/^(\.\/)+/, '');
-      out.push(diagnostic('check/missing-image', file, `${ptr}/src`, `Image "${src}" is a relative path, which each page would resolve against its own path; write it from the site's root, e.g. "/images/${name}" for data/images/${name}.`));
+      out.push(
+        diagnostic(
+          'check/missing-image',
+          file,
+          `${ptr}/src`,
+          `Image "${src}" is a relative path, which each page would resolve against its own path; write it from the site's root, e.g. "/images/${name}" for data/images/${name}.`,
+        ),
+      );
       return;
     }
     const published = files.get(url);

@@ -25,9 +25,12 @@ const RESERVED: ReadonlyArray<[RegExp, string]> = [
   [/^\/(assets|images)(\/|$)/i, 'a folder the build fills with its own files (the bundle, the images)'],
   [/^\/search\/(entry\.json|index-[^/]*\.json)(\/|$)/i, 'the file of the search index the build writes there'],
   [/^\/_headers(\/|$)/i, 'the file of response headers the build writes for Netlify and Cloudflare Pages'],
-  [new RegExp(`^\\/(${ERROR_PAGE_PATTERN}|${ERROR_PAGES.map((f) => f.replace(/\.html$/, '')).join('|')})(\\/|$)`, 'i'), 'an error page the build writes (hosts serve it for its name with and without ".html")'],
+  [
+    new RegExp(`^\\/(${ERROR_PAGE_PATTERN}|${ERROR_PAGES.map((f) => f.replace(/\.html$/, '')).join('|')})(\\/|$)`, 'i'),
+    'an error page the build writes (hosts serve it for its name with and without ".html")',
+  ],
   [/^\/(robots\.txt|sitemap[\w-]*\.xml)(\/|$)/i, 'a file for search engines the build writes'],
-  [/^\/index\.html(\/|$)/i, 'the home page\'s file'],
+  [/^\/index\.html(\/|$)/i, "the home page's file"],
   [/^\/favicon\.ico(\/|$)/i, 'the icon browsers ask every site for'],
 ];
 const MAX_SEGMENT_BYTES = 255;
@@ -41,17 +44,37 @@ export function pathProblems(path: string): PathProblem[] {
   const warn = (code: CheckCode, message: string) => warnings.push({ code, severity: severityOf(code), message });
 
   if (!path.startsWith('/')) err('check/path-not-absolute', `Route path "${printable(path)}" must start with "/".`);
-  if (path.includes('\\')) err('check/path-traversal', `Route path "${printable(path)}" contains a backslash, which some servers and file systems read as a folder separator; use "/" or a hyphen.`);
+  if (path.includes('\\'))
+    err(
+      'check/path-traversal',
+      `Route path "${printable(path)}" contains a backslash, which some servers and file systems read as a folder separator; use "/" or a hyphen.`,
+    );
   const encodedTraversal = /%(2e|2f|5c|00)/i.test(path);
   if (encodedTraversal) {
-    err('check/path-traversal', `Route path "${printable(path)}" contains a percent-encoded dot, slash, backslash or NUL that could leave dist/ once decoded; write the path decoded, with letters, digits and hyphens only.`);
+    err(
+      'check/path-traversal',
+      `Route path "${printable(path)}" contains a percent-encoded dot, slash, backslash or NUL that could leave dist/ once decoded; write the path decoded, with letters, digits and hyphens only.`,
+    );
   }
   const bad = [...new Set(path)].filter((c) => c !== '/' && c !== '\\' && !SEGMENT_CHAR.test(c) && !(c === '%' && encodedTraversal));
   if (bad.length > 0) {
     const what = bad.map((c) =>
-      c === '?' ? 'a query ("?")' : c === '#' ? 'a fragment ("#")' : c === '%' ? 'a percent-encoding ("%")' : /[\u0000-\u001f\u007f]/.test(c) ? `the control character U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}` : /\s/.test(c) ? 'white space' : `"${c}"`,
+      c === '?'
+        ? 'a query ("?")'
+        : c === '#'
+          ? 'a fragment ("#")'
+          : c === '%'
+            ? 'a percent-encoding ("%")'
+            : /[\u0000-\u001f\u007f]/.test(c)
+              ? `the control character U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`
+              : /\s/.test(c)
+                ? 'white space'
+                : `"${c}"`,
     );
-    err('check/path-invalid-char', `Route path "${printable(path)}" contains ${what.join(', ')}; a route path may use only letters, digits, "-", ".", "_" and "~" between slashes.`);
+    err(
+      'check/path-invalid-char',
+      `Route path "${printable(path)}" contains ${what.join(', ')}; a route path may use only letters, digits, "-", ".", "_" and "~" between slashes.`,
+    );
   }
 
   const body = path.replace(/^\/+/, '');
@@ -60,13 +83,32 @@ export function pathProblems(path: string): PathProblem[] {
   if (reserved !== null) err('check/path-reserved', `Route path "${printable(path)}" would clash with ${reserved.at}, ${reserved.why}; choose another path.`);
   segments.forEach((segment) => {
     if (segment === '') err('check/path-empty-segment', `Route path "${printable(path)}" has an empty segment ("//"); remove the extra slash.`);
-    else if (segment === '.' || segment === '..') err('check/path-traversal', `Route path "${printable(path)}" has a "${segment}" segment, which would leave its folder (or dist/); give the page a real name.`);
+    else if (segment === '.' || segment === '..')
+      err(
+        'check/path-traversal',
+        `Route path "${printable(path)}" has a "${segment}" segment, which would leave its folder (or dist/); give the page a real name.`,
+      );
     else if (segment.startsWith('.')) {
-      err('check/path-dot-segment', `Route path "${printable(path)}" has a segment starting with "." ("${printable(segment)}"): most hosts, and site serve, do not serve such hidden names, so the page would answer 404; give it a name starting with a letter or digit.`);
+      err(
+        'check/path-dot-segment',
+        `Route path "${printable(path)}" has a segment starting with "." ("${printable(segment)}"): most hosts, and site serve, do not serve such hidden names, so the page would answer 404; give it a name starting with a letter or digit.`,
+      );
     } else {
-      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) err('check/path-too-long', `Route path segment "${segment.slice(0, 40)}…" is longer than ${MAX_SEGMENT_BYTES} bytes, the limit of file names; shorten the slug.`);
-      if (/[A-Z]/.test(segment)) warn('check/path-legacy-case', `Route path "${path}" has capital letters ("${segment}"); it is kept as declared, but lower-case paths are the convention (and safer on case-insensitive hosts).`);
-      if (segment.startsWith('-') || segment.endsWith('-')) warn('check/path-edge-hyphen', `Route path "${path}" has a segment starting or ending with a hyphen ("${segment}"); it is kept as declared, but new slugs should not.`);
+      if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+        err(
+          'check/path-too-long',
+          `Route path segment "${segment.slice(0, 40)}…" is longer than ${MAX_SEGMENT_BYTES} bytes, the limit of file names; shorten the slug.`,
+        );
+      if (/[A-Z]/.test(segment))
+        warn(
+          'check/path-legacy-case',
+          `Route path "${path}" has capital letters ("${segment}"); it is kept as declared, but lower-case paths are the convention (and safer on case-insensitive hosts).`,
+        );
+      if (segment.startsWith('-') || segment.endsWith('-'))
+        warn(
+          'check/path-edge-hyphen',
+          `Route path "${path}" has a segment starting or ending with a hyphen ("${segment}"); it is kept as declared, but new slugs should not.`,
+        );
     }
   });
   if (path.length > 1 && path.endsWith('/')) {

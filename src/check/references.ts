@@ -35,10 +35,23 @@ function checkUniqueness(ctx: CheckContext): Diagnostic[] {
   unique('check/duplicate-id', 'product', catalogue.products, 'id', 'give each product its own node id.');
   for (const p of catalogue.products) {
     if (!isFileSlug(p.slug)) {
-      out.push(diagnostic('check/unsafe-slug', ctx.fileOf(p), '/slug', `The slug "${p.slug}" names this product's artwork file, /images/products/<slug>.svg, and cannot: expected ${FILE_SLUG_EXPECTED}.`));
+      out.push(
+        diagnostic(
+          'check/unsafe-slug',
+          ctx.fileOf(p),
+          '/slug',
+          `The slug "${p.slug}" names this product's artwork file, /images/products/<slug>.svg, and cannot: expected ${FILE_SLUG_EXPECTED}.`,
+        ),
+      );
     }
   }
-  unique('check/duplicate-slug', 'product', catalogue.products, 'slug', 'product slugs name the product artwork (/images/products/<slug>.svg) and must be unique.');
+  unique(
+    'check/duplicate-slug',
+    'product',
+    catalogue.products,
+    'slug',
+    'product slugs name the product artwork (/images/products/<slug>.svg) and must be unique.',
+  );
   unique('check/duplicate-id', 'article', catalogue.articles, 'id', 'give each article its own node id.');
   unique('check/duplicate-id', 'news item', catalogue.news, 'id', 'give each news item its own node id.');
   unique('check/duplicate-id', 'page', catalogue.pages, 'id', 'give each page its own node id.');
@@ -46,7 +59,14 @@ function checkUniqueness(ctx: CheckContext): Diagnostic[] {
 
   const all = catalogue.categories.filter((c) => c.all);
   for (const c of all.slice(1)) {
-    out.push(diagnostic('check/multiple-all-categories', ctx.fileOf(c), '/all', `Only one category lists all products, and ${ctx.fileOf(all[0])} already does; remove "all" here.`));
+    out.push(
+      diagnostic(
+        'check/multiple-all-categories',
+        ctx.fileOf(c),
+        '/all',
+        `Only one category lists all products, and ${ctx.fileOf(all[0])} already does; remove "all" here.`,
+      ),
+    );
   }
   return out;
 }
@@ -62,7 +82,14 @@ function checkIds(ctx: CheckContext): Diagnostic[] {
     const file = ctx.fileOf(p);
     if (!cat(p.category)) missing(file, '/category', 'Category', p.category, 'data/categories');
     else if (ctx.categories.get(p.category)!.all) {
-      out.push(diagnostic('check/unknown-reference', file, '/category', `Product "${p.name}" belongs to the all-products category, which lists every product anyway; choose its real category.`));
+      out.push(
+        diagnostic(
+          'check/unknown-reference',
+          file,
+          '/category',
+          `Product "${p.name}" belongs to the all-products category, which lists every product anyway; choose its real category.`,
+        ),
+      );
     }
     p.listedIn.forEach((id, i) => cat(id) || missing(file, pointer('listedIn', i), 'Listed-in category', id, 'data/categories'));
     p.relatedProducts.forEach((id, i) => ctx.products.has(id) || missing(file, pointer('relatedProducts', i), 'Related product', id, 'data/products'));
@@ -73,7 +100,9 @@ function checkIds(ctx: CheckContext): Diagnostic[] {
   }
   for (const pg of ctx.catalogue.pages) {
     pg.featuredCategories.forEach((id, i) => cat(id) || missing(ctx.fileOf(pg), pointer('featuredCategories', i), 'Featured category', id, 'data/categories'));
-    pg.featuredProducts.forEach((id, i) => ctx.products.has(id) || missing(ctx.fileOf(pg), pointer('featuredProducts', i), 'Featured product', id, 'data/products'));
+    pg.featuredProducts.forEach(
+      (id, i) => ctx.products.has(id) || missing(ctx.fileOf(pg), pointer('featuredProducts', i), 'Featured product', id, 'data/products'),
+    );
   }
   return out;
 }
@@ -86,7 +115,12 @@ function checkCategoryTree(ctx: CheckContext): Diagnostic[] {
     if (c.parentId === null) continue;
     if (!ctx.categories.has(c.parentId) && !groups.has(c.parentId)) {
       out.push(
-        diagnostic('check/unknown-reference', ctx.fileOf(c), '/parentId', `Parent "${c.parentId}" is neither a category nor a shared parent id in ${ctx.siteFile} (categoryGroups); correct it or use null.`),
+        diagnostic(
+          'check/unknown-reference',
+          ctx.fileOf(c),
+          '/parentId',
+          `Parent "${c.parentId}" is neither a category nor a shared parent id in ${ctx.siteFile} (categoryGroups); correct it or use null.`,
+        ),
       );
       continue;
     }
@@ -118,13 +152,21 @@ function checkLinks(ctx: CheckContext): Diagnostic[] {
     const judged = judgeContentUrl(href);
     if (!judged.ok) {
       const code = judged.problem === 'invalid' ? 'check/invalid-link' : 'check/unsafe-link';
-      out.push(diagnostic(code, file, ptr, `Link ${shownUrl(href)} ${judged.why}; the page would show its text without a link. Use https:, mailto:, tel: or a path on this site.`));
+      out.push(
+        diagnostic(
+          code,
+          file,
+          ptr,
+          `Link ${shownUrl(href)} ${judged.why}; the page would show its text without a link. Use https:, mailto:, tel: or a path on this site.`,
+        ),
+      );
       return;
     }
     const h = judged.url;
     if (h.startsWith('/')) {
       const path = normalize(h.replace(/[?#].*$/, ''));
-      if (!routes.has(path) && !BUILT_FILES.test(path)) out.push(diagnostic('check/broken-link', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
+      if (!routes.has(path) && !BUILT_FILES.test(path))
+        out.push(diagnostic('check/broken-link', file, ptr, `Link "${h}" leads to no route of this site; correct the path or remove the link.`));
     }
   };
   // A lean catalogue (see load/lean.ts) kept the links of each body it dropped.

@@ -54,9 +54,7 @@ export function countCatalogue(sizes: CatalogueSizes | null, routes: readonly Re
     routes: sorted,
     totals: { routes: routes.length, ...(sizes ?? NO_SIZES) },
     diagnostics: countBySeverity(diagnostics),
-    codes: Object.fromEntries(
-      [...tally(diagnostics.map((d) => d.code))].sort(([a], [b]) => (a < b ? -1 : 1)),
-    ),
+    codes: Object.fromEntries([...tally(diagnostics.map((d) => d.code))].sort(([a], [b]) => (a < b ? -1 : 1))),
   };
 }
 
@@ -90,8 +88,12 @@ export function formatText(diagnostics: readonly Diagnostic[], counts: CheckCoun
     for (const [screen, n] of screens) lines.push(`  ${screen.padEnd(width)}  ${String(n).padStart(5)}`);
     const t = counts.totals;
     const repeated = t.declarations - t.routes;
-    lines.push(`  ${'total'.padEnd(width)}  ${String(t.routes).padStart(5)}${repeated > 0 ? paint.dim(`  (${t.declarations} declarations, ${repeated} repeated)`) : ''}`);
-    lines.push(`Content: ${plural(t.categories, 'category', 'categories')}, ${plural(t.products, 'product')}, ${plural(t.articles, 'article')}, ${plural(t.news, 'news item')}, ${plural(t.pages, 'page')}${t.images > 0 ? `, ${plural(t.images, 'image')}` : ''}`);
+    lines.push(
+      `  ${'total'.padEnd(width)}  ${String(t.routes).padStart(5)}${repeated > 0 ? paint.dim(`  (${t.declarations} declarations, ${repeated} repeated)`) : ''}`,
+    );
+    lines.push(
+      `Content: ${plural(t.categories, 'category', 'categories')}, ${plural(t.products, 'product')}, ${plural(t.articles, 'article')}, ${plural(t.news, 'news item')}, ${plural(t.pages, 'page')}${t.images > 0 ? `, ${plural(t.images, 'image')}` : ''}`,
+    );
   }
   const codes = Object.entries(counts.codes);
   if (codes.length > 1) lines.push(`By code: ${codes.map(([code, n]) => `${code} ${n}`).join(', ')}`);

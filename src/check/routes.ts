@@ -91,12 +91,22 @@ function checkDuplicates(ctx: CheckContext): Diagnostic[] {
     for (const d of decls.slice(1)) {
       if (canonicalJson(d.route) === firstKey) {
         out.push(
-          diagnostic('check/duplicate-route', ctx.routesFile, pointer(d.index), `Route ${path} is declared again at /${d.index}, identically to /${first.index}; the build uses one. Remove the repeated declaration.`),
+          diagnostic(
+            'check/duplicate-route',
+            ctx.routesFile,
+            pointer(d.index),
+            `Route ${path} is declared again at /${d.index}, identically to /${first.index}; the build uses one. Remove the repeated declaration.`,
+          ),
         );
       } else {
         const fields = differingFields(first.route, d.route);
         out.push(
-          diagnostic('check/conflicting-route', ctx.routesFile, pointer(d.index), `Route ${path} is declared twice with different ${fields.join(', ')}: /${first.index} and /${d.index}; keep one declaration.`),
+          diagnostic(
+            'check/conflicting-route',
+            ctx.routesFile,
+            pointer(d.index),
+            `Route ${path} is declared twice with different ${fields.join(', ')}: /${first.index} and /${d.index}; keep one declaration.`,
+          ),
         );
       }
     }
@@ -133,7 +143,12 @@ function checkOutputs(ctx: CheckContext): Diagnostic[] {
   for (const [file, paths] of byOutput) {
     for (const path of paths.slice(1)) {
       out.push(
-        diagnostic('check/output-collision', ctx.routesFile, pointer(at(path), 'path'), `Routes ${paths[0]} (/${at(paths[0])}) and ${path} (/${at(path)}) are both written to dist/${file}; keep one path.`),
+        diagnostic(
+          'check/output-collision',
+          ctx.routesFile,
+          pointer(at(path), 'path'),
+          `Routes ${paths[0]} (/${at(paths[0])}) and ${path} (/${at(path)}) are both written to dist/${file}; keep one path.`,
+        ),
       );
     }
   }
@@ -160,13 +175,21 @@ function checkDeclaration(ctx: CheckContext, { route, index }: Declaration): Dia
   const path = route.path;
 
   if (!KNOWN_SCREENS.has(route.screen)) {
-    add('check/unknown-screen', at('screen'), `Unknown middleware ${route.screen}: route ${path} names a screen kind that does not exist; use one of ${SCREENS.join(', ')}.`);
+    add(
+      'check/unknown-screen',
+      at('screen'),
+      `Unknown middleware ${route.screen}: route ${path} names a screen kind that does not exist; use one of ${SCREENS.join(', ')}.`,
+    );
     return out;
   }
   const screen = route.screen as Screen;
 
   if (!HEX_ID.test(route.nodeid)) {
-    add('check/nodeid-not-hex', at('nodeid'), `Route ${path} has node id "${route.nodeid}", a name rather than 32 lower-case hex characters; it works, but new routes should use the CMS's hex id.`);
+    add(
+      'check/nodeid-not-hex',
+      at('nodeid'),
+      `Route ${path} has node id "${route.nodeid}", a name rather than 32 lower-case hex characters; it works, but new routes should use the CMS's hex id.`,
+    );
   }
   if (route.type !== route.nodeid) {
     add('check/type-mismatch', at('type'), `Route ${path} has type "${route.type}" but node id "${route.nodeid}"; type must equal the node id.`);
@@ -179,7 +202,11 @@ function checkDeclaration(ctx: CheckContext, { route, index }: Declaration): Dia
   }
 
   if (route.page !== undefined && !LIST_SCREENS.has(screen)) {
-    add('check/unexpected-page', at('page'), `Route ${path} has page ${route.page}, but only list screens (${[...LIST_SCREENS].join(', ')}) are paged; remove "page".`);
+    add(
+      'check/unexpected-page',
+      at('page'),
+      `Route ${path} has page ${route.page}, but only list screens (${[...LIST_SCREENS].join(', ')}) are paged; remove "page".`,
+    );
   }
 
   const product = screen === 'product' ? ctx.products.get(route.nodeid) : undefined;
@@ -192,7 +219,11 @@ function checkDeclaration(ctx: CheckContext, { route, index }: Declaration): Dia
       );
     }
   } else if (route.grandId !== undefined && route.grandId !== '') {
-    add('check/unexpected-grandid', at('grandId'), `Route ${path} (${screen}) has grandId "${route.grandId}"; only product detail routes have one. Remove it or leave it empty.`);
+    add(
+      'check/unexpected-grandid',
+      at('grandId'),
+      `Route ${path} (${screen}) has grandId "${route.grandId}"; only product detail routes have one. Remove it or leave it empty.`,
+    );
   }
 
   const content = contentProblem(ctx, route, screen);
@@ -216,7 +247,9 @@ function contentProblem(ctx: CheckContext, route: RouteRecord, screen: Screen): 
   switch (screen) {
     case 'products': {
       const c = ctx.categories.get(id);
-      return c?.all ? undefined : `Route ${path} (products) names node "${id}", which is not the all-products category (the one with "all": true); use that category's id.`;
+      return c?.all
+        ? undefined
+        : `Route ${path} (products) names node "${id}", which is not the all-products category (the one with "all": true); use that category's id.`;
     }
     case 'category': {
       const c = ctx.categories.get(id);
@@ -224,11 +257,17 @@ function contentProblem(ctx: CheckContext, route: RouteRecord, screen: Screen): 
       return c.all ? `Route ${path} names the all-products category; its screen is "products", not "category".` : undefined;
     }
     case 'product':
-      return ctx.products.has(id) ? undefined : `Product route ${path} names node "${id}", but no product in data/products has that id; add the product or remove the route.`;
+      return ctx.products.has(id)
+        ? undefined
+        : `Product route ${path} names node "${id}", but no product in data/products has that id; add the product or remove the route.`;
     case 'article':
-      return ctx.articles.has(id) ? undefined : `Article route ${path} names node "${id}", but no article in data/articles has that id; add the article or remove the route.`;
+      return ctx.articles.has(id)
+        ? undefined
+        : `Article route ${path} names node "${id}", but no article in data/articles has that id; add the article or remove the route.`;
     case 'news-detail':
-      return ctx.news.has(id) ? undefined : `News route ${path} names node "${id}", but no news item in data/news has that id; add the item or remove the route.`;
+      return ctx.news.has(id)
+        ? undefined
+        : `News route ${path} names node "${id}", but no news item in data/news has that id; add the item or remove the route.`;
     default: {
       const kind = PAGE_SCREENS[screen];
       const p = ctx.pages.get(id);

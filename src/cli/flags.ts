@@ -23,7 +23,8 @@ export function httpUrl(value: string, flag: string): URL {
   } catch {
     url = undefined;
   }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UserError(`${flag} ${JSON.stringify(value)}: expected an absolute http(s) URL`);
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UserError(`${flag} ${JSON.stringify(value)}: expected an absolute http(s) URL`);
   return url;
 }
 

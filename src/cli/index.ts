@@ -35,7 +35,6 @@ function version(): string {
   return pkg.version;
 }
 
-
 export async function createProgram(ctx: CommandContext, commands: readonly string[] = Object.keys(COMMANDS)): Promise<Command> {
   const registers = await Promise.all(commands.map((name) => COMMANDS[name]()));
   const program = new Command('site')

@@ -6,7 +6,6 @@ export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
 
-
 export interface OutputOptions {
   json?: boolean;
 }

@@ -30,7 +30,6 @@ export function claimReload(storage: Pick<Storage, 'getItem' | 'setItem'>, now: 
   return true;
 }
 
-
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new ChunkLoadError(`chunk did not load within ${ms} ms`)), ms);

@@ -4,7 +4,17 @@
  */
 import MiniSearch from 'minisearch';
 import { SEARCH } from './constants.js';
-import { INDEX_OPTIONS, processTerm, queryOptionsFor, SEARCH_ENTRY_PATH, tokenize, SEARCH_INDEX_VERSION, type SearchEntry, type SearchIndexFile, type SearchKind } from '../core/search-options.js';
+import {
+  INDEX_OPTIONS,
+  processTerm,
+  queryOptionsFor,
+  SEARCH_ENTRY_PATH,
+  tokenize,
+  SEARCH_INDEX_VERSION,
+  type SearchEntry,
+  type SearchIndexFile,
+  type SearchKind,
+} from '../core/search-options.js';
 import { highlight, snippetWindow, type Segment } from './snippet.js';
 
 export interface Hit {
@@ -50,7 +60,11 @@ export async function loadEngine(entryUrl: string = SEARCH_ENTRY_PATH): Promise<
         // Nothing has every word: accept documents with at least half of them,
         // so one stray word does not hide good results, and one common word
         // ("1", "powder") does not pass off noise as an answer.
-        const words = new Set(tokenize(query).map(processTerm).filter((t): t is string => t !== null)).size;
+        const words = new Set(
+          tokenize(query)
+            .map(processTerm)
+            .filter((t): t is string => t !== null),
+        ).size;
         const need = Math.max(1, Math.ceil(words / 2));
         results = mini.search(query, { ...options, combineWith: 'OR' }).filter((r) => r.queryTerms.length >= need);
       }

@@ -97,7 +97,9 @@ function render(container: HTMLElement, empty: HTMLElement | null, query: string
     return;
   }
   const matched = answer.kind === null ? KINDS.reduce((n, kind) => n + answer.counts[kind], 0) : answer.counts[answer.kind];
-  const what = (answer.kind === null ? 'result' + (matched === 1 ? '' : 's') : matched === 1 ? KIND_LABELS[answer.kind] : KIND_PLURALS[answer.kind]).toLowerCase();
+  const what = (
+    answer.kind === null ? 'result' + (matched === 1 ? '' : 's') : matched === 1 ? KIND_LABELS[answer.kind] : KIND_PLURALS[answer.kind]
+  ).toLowerCase();
   status.textContent = `${matched} ${what} for “${query}”${hits.length < matched ? `, the first ${hits.length} shown` : ''}`;
   const list = document.createElement('ol');
   list.className = 'search-results-list';

@@ -55,8 +55,16 @@ export function judgeContentUrl(href: string): ContentUrl {
   const read = browserReading(url);
   const scheme = SCHEME.exec(read)?.[1].toLowerCase();
   if (scheme !== undefined && !SAFE_SCHEMES.has(scheme)) {
-    const hidden = href.trim().slice(0, scheme.length + 1).toLowerCase() !== `${scheme}:`;
-    return { ok: false, problem: 'unsafe', why: `uses the scheme "${scheme}:"${hidden ? ', hidden by characters that browsers remove before reading it' : ''}` };
+    const hidden =
+      href
+        .trim()
+        .slice(0, scheme.length + 1)
+        .toLowerCase() !== `${scheme}:`;
+    return {
+      ok: false,
+      problem: 'unsafe',
+      why: `uses the scheme "${scheme}:"${hidden ? ', hidden by characters that browsers remove before reading it' : ''}`,
+    };
   }
   const ref = CHAR_REF.exec(url);
   if (ref) {
@@ -70,12 +78,18 @@ export function judgeContentUrl(href: string): ContentUrl {
   }
   if (url.includes('\\')) return { ok: false, problem: 'unsafe', why: 'has a backslash, which browsers read as "/"; write "/"' };
   if (scheme !== undefined) {
-    return URL.canParse(read) ? { ok: true, url, scheme } : { ok: false, problem: 'invalid', why: 'is not a URL browsers can follow (look at its host name and port)' };
+    return URL.canParse(read)
+      ? { ok: true, url, scheme }
+      : { ok: false, problem: 'invalid', why: 'is not a URL browsers can follow (look at its host name and port)' };
   }
   // Not a scheme to the URL parser ("1x:", "java\u0001script:", "java\u200bscript:"), but some crawlers and older parsers would read one.
   // Control characters elsewhere are percent-encoded by browsers like any other character a URL may not carry.
   if (read.split(/[/?#]/, 1)[0].includes(':')) {
-    return { ok: false, problem: 'unsafe', why: 'has a ":" before its first "/", "?" or "#" without a scheme such as https: in front, so it could be read as one' };
+    return {
+      ok: false,
+      problem: 'unsafe',
+      why: 'has a ":" before its first "/", "?" or "#" without a scheme such as https: in front, so it could be read as one',
+    };
   }
   let resolved: URL;
   try {
@@ -83,18 +97,36 @@ export function judgeContentUrl(href: string): ContentUrl {
   } catch {
     return { ok: false, problem: 'invalid', why: 'is not a URL browsers can follow' };
   }
-  if (resolved.host !== SITE_BASE.host) return { ok: false, problem: 'unsafe', why: `leads to another site (${resolved.host}) without a scheme; write its https: URL` };
+  if (resolved.host !== SITE_BASE.host)
+    return { ok: false, problem: 'unsafe', why: `leads to another site (${resolved.host}) without a scheme; write its https: URL` };
   return { ok: true, url };
 }
 
 /** The named references worth decoding to explain a disguise; others stay as they are. */
-const NAMED: Record<string, string> = { amp: '&', colon: ':', sol: '/', tab: '\t', newline: '\n', lpar: '(', rpar: ')', period: '.', num: '#', quot: '"', apos: "'", lt: '<', gt: '>' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  colon: ':',
+  sol: '/',
+  tab: '\t',
+  newline: '\n',
+  lpar: '(',
+  rpar: ')',
+  period: '.',
+  num: '#',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+};
 
 /** Decodes the character references of `text` as far as it takes to show what an HTML reading would make of it. */
 function decodeCharRefs(text: string): string {
-  return text.replace(/&#(?:([0-9]+)|x([0-9a-f]+));?|&([a-z][a-z0-9]*);/gi, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return NAMED[name.toLowerCase()] ?? whole;
-    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+  return text.replace(
+    /&#(?:([0-9]+)|x([0-9a-f]+));?|&([a-z][a-z0-9]*);/gi,
+    (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (name !== undefined) return NAMED[name.toLowerCase()] ?? whole;
+      const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    },
+  );
 }

@@ -14,20 +14,34 @@ export const stripControl = (s: string): string => s.replace(CONTROL, '');
 
 export const inquirySchema = z.object({
   name: z.string().check(z.trim(), z.minLength(2, 'Please enter your name.'), z.maxLength(100, 'Please keep your name under 100 characters.')),
-  email: z.string().check(z.trim(), z.maxLength(254, 'Please keep the e-mail address under 254 characters.'), z.email('Please enter a valid e-mail address, like name@company.com.')),
+  email: z
+    .string()
+    .check(
+      z.trim(),
+      z.maxLength(254, 'Please keep the e-mail address under 254 characters.'),
+      z.email('Please enter a valid e-mail address, like name@company.com.'),
+    ),
   company: z.optional(z.string().check(z.trim(), z.maxLength(150, 'Please keep the company name under 150 characters.'))),
   country: z.optional(z.string().check(z.trim(), z.maxLength(80, 'Please keep the country under 80 characters.'))),
   phone: z.optional(
-    z.string().check(
-      z.trim(),
-      z.maxLength(40, 'Please keep the phone number under 40 characters.'),
-      z.regex(/^$|^\+?[0-9][0-9 ()./-]{5,38}$/, 'Please enter a phone number with digits only, optionally starting with +.'),
-    ),
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(40, 'Please keep the phone number under 40 characters.'),
+        z.regex(/^$|^\+?[0-9][0-9 ()./-]{5,38}$/, 'Please enter a phone number with digits only, optionally starting with +.'),
+      ),
   ),
   product: z.optional(z.string().check(z.trim(), z.maxLength(1000, 'Please keep the product names under 1000 characters.'))),
   type: z.enum(INQUIRY_TYPES, 'Please choose what you would like to ask for.'),
   quantity: z.optional(z.string().check(z.trim(), z.maxLength(60, 'Please keep the quantity under 60 characters.'))),
-  message: z.string().check(z.trim(), z.minLength(10, 'Please tell us a little more (at least 10 characters).'), z.maxLength(5000, 'Please keep the message under 5000 characters.')),
+  message: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(10, 'Please tell us a little more (at least 10 characters).'),
+      z.maxLength(5000, 'Please keep the message under 5000 characters.'),
+    ),
 });
 export type Inquiry = z.infer<typeof inquirySchema>;
 

@@ -41,10 +41,7 @@ export const nodeId = z.string().min(1, 'expected a node id');
 const nonEmpty = z.string().trim().min(1, 'expected non-empty text');
 
 /** Inline text: plain text or a link. `href` is checked for safe schemes at render time. */
-export const inline = z.union([
-  z.string(),
-  z.object({ text: nonEmpty, href: z.string().min(1) }).strict(),
-]);
+export const inline = z.union([z.string(), z.object({ text: nonEmpty, href: z.string().min(1) }).strict()]);
 export type Inline = z.infer<typeof inline>;
 
 const rich = z.union([z.string(), z.array(inline).min(1)]);
@@ -140,7 +137,10 @@ export const siteConfig = z
         analyticsId: configuredId(/^(?:G|UA|AW|DC)-[A-Z0-9-]+$/i, 'a Google tag id such as G-ABC123XYZ9'),
         tagManagerId: configuredId(/^GTM-[A-Z0-9]+$/i, 'a Google Tag Manager container id such as GTM-ABC1234'),
         chatWidgetId: configuredId(/^[A-Za-z0-9]+\/[A-Za-z0-9]+$/, 'a Tawk.to property and widget id such as 5f0c2d7a9e8b1c0012345678/1e3a4b5c6'),
-        errorReportingDsn: configuredId(/^https:\/\/[A-Za-z0-9]+@[A-Za-z0-9.-]+(?::\d+)?(?:\/[\w.-]+)*\/\d+$/, 'a Sentry DSN such as https://<public key>@o123.ingest.sentry.io/456'),
+        errorReportingDsn: configuredId(
+          /^https:\/\/[A-Za-z0-9]+@[A-Za-z0-9.-]+(?::\d+)?(?:\/[\w.-]+)*\/\d+$/,
+          'a Sentry DSN such as https://<public key>@o123.ingest.sentry.io/456',
+        ),
       })
       .strict(),
     /**
@@ -261,9 +261,7 @@ export type NewsItem = z.infer<typeof newsItem>;
 
 // ---------------------------------------------------------------- pages
 
-export const banner = z
-  .object({ heading: nonEmpty, text: z.string(), link: z.string().min(1), linkText: nonEmpty, image: image.optional() })
-  .strict();
+export const banner = z.object({ heading: nonEmpty, text: z.string(), link: z.string().min(1), linkText: nonEmpty, image: image.optional() }).strict();
 
 /** Content of the non-catalogue screens. `kind` says which template shows it. */
 export const page = z

@@ -112,7 +112,10 @@ function withoutSummary(summary: string, body: string): string {
   const at = said === '' ? -1 : body.indexOf(said);
   if (at < 0) return body;
   // The sentence may go on past the summary ("…its colour; the dried rhizome…"): what is left starts one now.
-  const rest = body.slice(at + said.length).replace(/^[.;,:]/, '').replace(/^(\s*)(\p{Ll})/u, (_, space: string, letter: string) => space + letter.toUpperCase());
+  const rest = body
+    .slice(at + said.length)
+    .replace(/^[.;,:]/, '')
+    .replace(/^(\s*)(\p{Ll})/u, (_, space: string, letter: string) => space + letter.toUpperCase());
   return body.slice(0, at) + rest;
 }
 

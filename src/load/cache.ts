@@ -129,7 +129,10 @@ export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = c
 
 /** The entry of one data directory: each directory keeps its own, so checking two catalogues does not thrash. */
 export function entryPath(cacheDir: string, snapshot: DataSnapshot, variant = ''): string {
-  const id = createHash('sha256').update(`${snapshot.root}\0${snapshot.base}${variant && `\0${variant}`}`).digest('hex').slice(0, 16);
+  const id = createHash('sha256')
+    .update(`${snapshot.root}\0${snapshot.base}${variant && `\0${variant}`}`)
+    .digest('hex')
+    .slice(0, 16);
   return join(cacheDir, `check-${id}.bin`);
 }
 

@@ -193,14 +193,16 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
   const pointers = problems.map((p) => problemPointer(p.path));
   const positions = createLocator(parsed.text).locateMany(pointers);
   return {
-    diagnostics: problems.map((p, i): Diagnostic => ({
-      code: 'load/schema',
-      severity: severityOf('load/schema'),
-      file,
-      pointer: pointers[i],
-      ...positions[i],
-      message: `${fieldName(p.path)}: ${p.message}.`,
-    })),
+    diagnostics: problems.map(
+      (p, i): Diagnostic => ({
+        code: 'load/schema',
+        severity: severityOf('load/schema'),
+        file,
+        pointer: pointers[i],
+        ...positions[i],
+        message: `${fieldName(p.path)}: ${p.message}.`,
+      }),
+    ),
   };
 }
 

@@ -31,7 +31,15 @@ export const DEFAULT_LIMITS: Readonly<DataLimits> = { fileBytes: 5 * 1024 * 1024
 export function limitsOf(siteBytes: Uint8Array | undefined): DataLimits {
   let limits: unknown;
   try {
-    limits = siteBytes && (JSON.parse(Buffer.from(siteBytes.buffer, siteBytes.byteOffset, siteBytes.byteLength).toString('utf8').replace(/^\uFEFF/, '')) as { limits?: unknown }).limits;
+    limits =
+      siteBytes &&
+      (
+        JSON.parse(
+          Buffer.from(siteBytes.buffer, siteBytes.byteOffset, siteBytes.byteLength)
+            .toString('utf8')
+            .replace(/^\uFEFF/, ''),
+        ) as { limits?: unknown }
+      ).limits;
   } catch {
     limits = undefined;
   }

@@ -135,7 +135,10 @@ export function withPositions<D extends { file: string; pointer: string }>(
   });
   const out = [...diagnostics];
   for (const [file, indices] of byFile) {
-    const positions = positionsIn(file, indices.map((i) => diagnostics[i].pointer));
+    const positions = positionsIn(
+      file,
+      indices.map((i) => diagnostics[i].pointer),
+    );
     indices.forEach((i, k) => (out[i] = { ...diagnostics[i], ...positions[k] }));
   }
   return out;

@@ -254,7 +254,7 @@ function imageFilesIn(root: string, guard: LinkGuard): { files: string[]; strays
   const files: string[] = [];
   const strays: string[] = [];
   const walk = (dir: string) => {
-    let entries: import("node:fs").Dirent[];
+    let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(join(root, dir), { withFileTypes: true });
     } catch (err) {

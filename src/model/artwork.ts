@@ -84,9 +84,7 @@ export function productArtwork(model: SiteModel, product: Product): { url: strin
   const size = Math.max(40, Math.min(84, Math.floor(660 / (longest * 0.56))));
   const lead = Math.round(size * 1.15);
   const top = Math.round(height / 2 - ((lines.length - 1) * lead) / 2 - 40);
-  const text = lines
-    .map((l, i) => `<text x="400" y="${top + i * lead}" font-size="${size}" font-weight="700">${escapeXml(l)}</text>`)
-    .join('');
+  const text = lines.map((l, i) => `<text x="400" y="${top + i * lead}" font-size="${size}" font-weight="700">${escapeXml(l)}</text>`).join('');
   const latin = product.latinName.trim()
     ? `<text x="400" y="${top + (lines.length - 1) * lead + 80}" font-size="34" font-style="italic" opacity="0.9">${escapeXml(wrapWords(product.latinName, 34, 1)[0])}</text>`
     : '';

@@ -113,8 +113,7 @@ function compareText(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
 }
 
-const newestFirst = <T extends { date: string; id: string }>(a: T, b: T): number =>
-  compareText(b.date, a.date) || compareText(a.id, b.id);
+const newestFirst = <T extends { date: string; id: string }>(a: T, b: T): number => compareText(b.date, a.date) || compareText(a.id, b.id);
 
 function indexBy<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   const map = new Map<string, T>();
@@ -168,9 +167,7 @@ function listRoutes(routes: readonly RouteRecord[]): Map<string, ListRoutes> {
   for (const list of lists.values()) {
     const numbers = new Set(list.paged.keys());
     if (list.bare) numbers.add(1);
-    list.pages = [...numbers]
-      .sort((a, b) => a - b)
-      .map((page) => ({ page, path: page === 1 && list.bare ? list.bare : list.paged.get(page)! }));
+    list.pages = [...numbers].sort((a, b) => a - b).map((page) => ({ page, path: page === 1 && list.bare ? list.bare : list.paged.get(page)! }));
   }
   return lists;
 }
@@ -256,7 +253,10 @@ export function createSiteModel(catalogue: Catalogue, assets: AssetRefs): SiteMo
   const popularCategories =
     featured.length > 0
       ? featured
-      : catalogue.categories.filter((c) => !c.all && c.parentId === null).sort((a, b) => a.order - b.order).slice(0, 8);
+      : catalogue.categories
+          .filter((c) => !c.all && c.parentId === null)
+          .sort((a, b) => a.order - b.order)
+          .slice(0, 8);
 
   return {
     site,
@@ -282,10 +282,12 @@ export function createSiteModel(catalogue: Catalogue, assets: AssetRefs): SiteMo
     nav,
     popularCategories,
     newestDate: newestContentDate(catalogue),
-    srcSets: new Map(catalogue.images.flatMap((i): Array<[string, string]> => {
-      const srcSet = srcSetOf(i);
-      return srcSet === undefined ? [] : [[i.url, srcSet]];
-    })),
+    srcSets: new Map(
+      catalogue.images.flatMap((i): Array<[string, string]> => {
+        const srcSet = srcSetOf(i);
+        return srcSet === undefined ? [] : [[i.url, srcSet]];
+      }),
+    ),
   };
 }
 

@@ -60,7 +60,8 @@ export function firstParagraph(blocks: readonly Block[]): string {
  * ellipsis when something was cut (search engines show about 155 characters).
  */
 /** Words whose full stop does not end a sentence: "95% min. (HPLC)", "Malpighia emarginata DC. Acerola". */
-const ABBREVIATION = /(?:^|[\s(])(?:[A-Za-z]|min|max|approx|ca|no|vs|etc|e\.g|i\.e|DC|Mill|Merr|Willd|Lam|Thunb|Benth|Hook|Maxim|Sieb|Zucc|Nakai|Pers|Fisch|Bge|Franch|Kuntze|Rupr|Sw)\.$/;
+const ABBREVIATION =
+  /(?:^|[\s(])(?:[A-Za-z]|min|max|approx|ca|no|vs|etc|e\.g|i\.e|DC|Mill|Merr|Willd|Lam|Thunb|Benth|Hook|Maxim|Sieb|Zucc|Nakai|Pers|Fisch|Bge|Franch|Kuntze|Rupr|Sw)\.$/;
 
 /**
  * A description of at most `max` characters: the whole sentences (or

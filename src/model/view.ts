@@ -5,18 +5,7 @@
  */
 import type { Article, Category, NewsItem, Page, Product, RouteRecord } from '../core/schema.js';
 import { PAGE_SCREENS } from '../core/screens.js';
-import {
-  type ListRoutes,
-  type PageKind,
-  isSitePath,
-  type SiteModel,
-  articleHref,
-  newsHref,
-  pageNumber,
-  pageSlice,
-  productHref,
-  screenHref,
-} from './model.js';
+import { type ListRoutes, type PageKind, isSitePath, type SiteModel, articleHref, newsHref, pageNumber, pageSlice, productHref, screenHref } from './model.js';
 
 /** One step of a breadcrumb trail; the last one is the current page. */
 export interface Crumb {
@@ -85,8 +74,7 @@ export function resolveView(model: SiteModel, route: RouteRecord): View {
     case 'product': {
       const product = model.products.get(route.nodeid) ?? missing(route, 'product', 'products');
       const category =
-        model.categories.get(product.category) ??
-        missing({ ...route, nodeid: product.category }, `category (of product "${product.slug}")`, 'categories');
+        model.categories.get(product.category) ?? missing({ ...route, nodeid: product.category }, `category (of product "${product.slug}")`, 'categories');
       return { screen: 'product', product, category };
     }
     case 'article':
@@ -143,8 +131,7 @@ export function listHref(model: SiteModel, nodeid: string, fallback: string): st
 /** The breadcrumb trail of a view; empty on home. */
 export function breadcrumbs(model: SiteModel, route: RouteRecord, view: View): Crumb[] {
   const home: Crumb = { name: 'Home', path: screenHref(model, 'home') };
-  const paged = (trail: Crumb[], pageNo: number): Crumb[] =>
-    pageNo > 1 ? [...trail, { name: `Page ${pageNo}`, path: route.path }] : trail;
+  const paged = (trail: Crumb[], pageNo: number): Crumb[] => (pageNo > 1 ? [...trail, { name: `Page ${pageNo}`, path: route.path }] : trail);
   switch (view.screen) {
     case 'home':
       return [];
@@ -158,7 +145,11 @@ export function breadcrumbs(model: SiteModel, route: RouteRecord, view: View): C
       return paged([home, { name: view.page.heading, path: listHref(model, route.nodeid, screenHref(model, view.screen)) }], view.pageNo);
     case 'article': {
       const list = model.pageOfKind.get('knowledge');
-      return [home, { name: list?.heading ?? 'Knowledge', path: screenHref(model, 'knowledge') }, { name: view.article.headline, path: articleHref(model, view.article) }];
+      return [
+        home,
+        { name: list?.heading ?? 'Knowledge', path: screenHref(model, 'knowledge') },
+        { name: view.article.headline, path: articleHref(model, view.article) },
+      ];
     }
     case 'news-detail': {
       const list = model.pageOfKind.get('news');

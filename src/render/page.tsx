@@ -74,7 +74,6 @@ export const TEMPLATE_OF: Record<View['screen'], string> = {
   thanks: 'Thanks',
 };
 
-
 /**
  * Header and footer are the same on thousands of pages: each is rendered
  * once per site model and key (the header per main-navigation section, the

@@ -66,7 +66,14 @@ export function formatTable(records: readonly InquiryRecord[]): string {
   ]);
   const head = ['ID', 'RECEIVED (UTC)', 'TYPE', 'NAME', 'E-MAIL', 'PRODUCT OR PAGE', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  return [head, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return [head, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatDetail(r: InquiryRecord): string {

@@ -52,9 +52,7 @@ export function isNotModified(headers: { 'if-none-match'?: string; 'if-modified-
 
 export type RangeResult =
   /** No usable Range: send the whole representation (200). */
-  | { kind: 'full' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+  { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Interprets a Range header for a representation of `size` bytes. Only one
@@ -62,12 +60,7 @@ export type RangeResult =
  * are ignored (a server MAY ignore Range) and the whole body is sent.
  * If-Range that does not match the current validator also means the whole body.
  */
-export function parseRange(
-  range: string | undefined,
-  size: number,
-  ifRange: string | undefined,
-  v: Validators,
-): RangeResult {
+export function parseRange(range: string | undefined, size: number, ifRange: string | undefined, v: Validators): RangeResult {
   if (range === undefined) return { kind: 'full' };
   if (ifRange !== undefined && !ifRangeMatches(ifRange, v)) return { kind: 'full' };
   const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(range);

@@ -39,7 +39,11 @@ export interface Notifier {
 }
 
 /** Header values must be one line: a newline in a subject would be header injection. */
-const oneLine = (s: string, max = 200): string => s.replace(/[\r\n\t]+/g, ' ').trim().slice(0, max);
+const oneLine = (s: string, max = 200): string =>
+  s
+    .replace(/[\r\n\t]+/g, ' ')
+    .trim()
+    .slice(0, max);
 
 export function notificationMessage(r: InquiryRecord, to: string, from: string): MailMessage {
   const label = INQUIRY_TYPE_LABELS[r.type] ?? r.type;

@@ -5,9 +5,7 @@
  * UTF-8, NUL, backslashes, dot segments) can name a file outside dist/.
  */
 
-export type ParsedTarget =
-  | { ok: true; path: string; search: string }
-  | { ok: false; reason: string };
+export type ParsedTarget = { ok: true; path: string; search: string } | { ok: false; reason: string };
 
 /** Raw (still encoded) sequences that no page of the site needs and that only traversal attempts use. */
 const RAW_FORBIDDEN = [

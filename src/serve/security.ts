@@ -28,7 +28,12 @@ export function inlineHashes(html: string): InlineHashes {
   });
   $('style').each((_, el) => void styles.push(sha256($(el).text())));
   $('[style]').each((_, el) => void styleAttributes.push(sha256($(el).attr('style') ?? '')));
-  const origins = (selector: string, attr: string) => unique($(selector).toArray().flatMap((el) => originOf($(el).attr(attr))));
+  const origins = (selector: string, attr: string) =>
+    unique(
+      $(selector)
+        .toArray()
+        .flatMap((el) => originOf($(el).attr(attr))),
+    );
   return {
     scripts: unique(scripts),
     styles: unique(styles),

@@ -94,7 +94,6 @@ export const DEFAULTS = {
 export const timeoutCheckIntervalMs = (headersTimeoutMs: number): number => Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 4)));
 
 export class ServeConfigError extends UserError {
-
   override name = 'ServeConfigError';
 }
 
@@ -106,7 +105,10 @@ function plain(res: ServerResponse, status: number, text: string, headers: Recor
 export function clientIpOf(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     // The rightmost address is the one our own proxy saw; those left of it are client claims.
-    const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (forwarded.length > 0) return forwarded[forwarded.length - 1];
   }
   return req.socket.remoteAddress ?? '';
@@ -134,7 +136,11 @@ async function notificationMailer(opts: ServeOptions): Promise<Mailer | null> {
 }
 
 export function publicHostOf(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers['x-forwarded-host'] ?? '').split(',')[0].trim() : '';
+  const forwarded = trustProxy
+    ? String(req.headers['x-forwarded-host'] ?? '')
+        .split(',')[0]
+        .trim()
+    : '';
   return forwarded || String(req.headers.host ?? '');
 }
 

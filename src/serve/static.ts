@@ -216,15 +216,22 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   function prepare(entry: Entry, encoding: Encoding | null, body: Buffer): Prepared {
     const headers = [
       ...securityHeaders,
-      'Content-Security-Policy', entry.csp,
-      'Content-Type', entry.contentType,
-      'Cache-Control', entry.cacheControl,
-      'Last-Modified', entry.lastModified,
+      'Content-Security-Policy',
+      entry.csp,
+      'Content-Type',
+      entry.contentType,
+      'Cache-Control',
+      entry.cacheControl,
+      'Last-Modified',
+      entry.lastModified,
       ...(entry.compressible ? ['Vary', 'Accept-Encoding'] : []),
-      'Accept-Ranges', 'bytes',
-      'ETag', encoding ? variantEtag(entry.etag, encoding) : entry.etag,
+      'Accept-Ranges',
+      'bytes',
+      'ETag',
+      encoding ? variantEtag(entry.etag, encoding) : entry.etag,
       ...(encoding ? ['Content-Encoding', encoding] : []),
-      'Content-Length', String(body.length),
+      'Content-Length',
+      String(body.length),
     ];
     return { headers, body };
   }

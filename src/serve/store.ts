@@ -196,9 +196,7 @@ export function openStore(dataDir: string, opts: { create?: boolean; readonly?: 
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('ip_salt', ?)`).run(randomBytes(32).toString('hex'));
   }
-  const salt = opts.readonly
-    ? ''
-    : (db.prepare(`SELECT value FROM meta WHERE key = 'ip_salt'`).get() as { value: string }).value;
+  const salt = opts.readonly ? '' : (db.prepare(`SELECT value FROM meta WHERE key = 'ip_salt'`).get() as { value: string }).value;
   const hashIp = (ip: string) => createHmac('sha256', salt).update(ip).digest('hex').slice(0, 32);
 
   const insert = opts.readonly
@@ -264,14 +262,12 @@ export function openStore(dataDir: string, opts: { create?: boolean; readonly?: 
       return (db.prepare(`SELECT count(*) AS n FROM inquiries ${where}`).get() as { n: number }).n;
     },
     dueNotifications(nowMs, limit) {
-      return (
-        db
-          .prepare(
-            `SELECT inquiry_id AS inquiryId, attempts FROM outbox
+      return db
+        .prepare(
+          `SELECT inquiry_id AS inquiryId, attempts FROM outbox
              WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`,
-          )
-          .all(nowMs, limit) as OutboxItem[]
-      );
+        )
+        .all(nowMs, limit) as OutboxItem[];
     },
     markSent(inquiryId, now = new Date()) {
       db.prepare(`UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE inquiry_id = ?`).run(now.toISOString(), inquiryId);

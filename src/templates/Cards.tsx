@@ -19,7 +19,15 @@ function ProductCardMarkup({ model, product, level, eager }: { model: SiteModel;
   return (
     <li className="card product-card">
       <a className="card-link" href={productHref(model, product)}>
-        <img src={img.url} {...responsive(model, img.url, IMAGE_SIZES.productCard)} width={img.width} height={img.height} alt="" loading={eager ? undefined : 'lazy'} decoding="async" />
+        <img
+          src={img.url}
+          {...responsive(model, img.url, IMAGE_SIZES.productCard)}
+          width={img.width}
+          height={img.height}
+          alt=""
+          loading={eager ? undefined : 'lazy'}
+          decoding="async"
+        />
         {title(level, product.name)}
       </a>
       <p className="card-meta">{product.specification}</p>
@@ -57,7 +65,17 @@ function NewsCardMarkup({ model, item, level }: { model: SiteModel; item: NewsIt
   return (
     <li className="card news-card">
       <a className="card-link" href={newsHref(model, item)}>
-        {item.image && src ? <img src={src} {...responsive(model, src, IMAGE_SIZES.newsCard)} width={item.image.width} height={item.image.height} alt="" loading="lazy" decoding="async" /> : null}
+        {item.image && src ? (
+          <img
+            src={src}
+            {...responsive(model, src, IMAGE_SIZES.newsCard)}
+            width={item.image.width}
+            height={item.image.height}
+            alt=""
+            loading="lazy"
+            decoding="async"
+          />
+        ) : null}
         {title(level, item.title)}
       </a>
       <p className="card-meta">
@@ -73,7 +91,17 @@ export function NewsCard({ model, item, level = 3 }: { model: SiteModel; item: N
 }
 
 /** A section of related items: a heading and their cards. */
-function RelatedSection<T extends { id: string }>({ kind, title, items, card }: { kind: string; title: string; items: readonly T[]; card: (item: T) => ReactNode }) {
+function RelatedSection<T extends { id: string }>({
+  kind,
+  title,
+  items,
+  card,
+}: {
+  kind: string;
+  title: string;
+  items: readonly T[];
+  card: (item: T) => ReactNode;
+}) {
   if (items.length === 0) return null;
   return (
     <section aria-labelledby={`related-${kind}-heading`}>

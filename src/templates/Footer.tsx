@@ -70,9 +70,7 @@ export function Footer({ model }: { model: SiteModel }) {
         </nav>
       </div>
       <div className="container footer-bottom">
-        <p>
-          © {c.company.replace(/\.$/, '')}. Lab-tested purity · GMP factory · bulk and wholesale supply.
-        </p>
+        <p>© {c.company.replace(/\.$/, '')}. Lab-tested purity · GMP factory · bulk and wholesale supply.</p>
       </div>
     </footer>
   );

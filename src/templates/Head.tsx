@@ -53,7 +53,10 @@ interface HeadShape {
 }
 
 /** The strings a head prints. */
-type HeadValues = Record<'title' | 'description' | 'keywords' | 'canonical' | 'prev' | 'next' | 'ogType' | 'image' | 'width' | 'height' | 'alt' | 'published' | 'modified', string>;
+type HeadValues = Record<
+  'title' | 'description' | 'keywords' | 'canonical' | 'prev' | 'next' | 'ogType' | 'image' | 'width' | 'height' | 'alt' | 'published' | 'modified',
+  string
+>;
 
 /**
  * Everything of the head but charset, viewport, third-party scripts and

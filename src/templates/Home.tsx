@@ -22,7 +22,16 @@ export function Home({ model, route, view }: ScreenProps<'home'>) {
     const img = b.image && safeHref(b.image.src);
     return (
       <div className="banner" key={i}>
-        {b.image && img ? <img src={img} {...responsive(model, img, IMAGE_SIZES.banner)} width={b.image.width} height={b.image.height} alt={b.image.alt} loading={i === 0 ? undefined : 'lazy'} /> : null}
+        {b.image && img ? (
+          <img
+            src={img}
+            {...responsive(model, img, IMAGE_SIZES.banner)}
+            width={b.image.width}
+            height={b.image.height}
+            alt={b.image.alt}
+            loading={i === 0 ? undefined : 'lazy'}
+          />
+        ) : null}
         <div className="banner-text">
           <p className="banner-heading">{b.heading}</p>
           {b.text ? <p>{b.text}</p> : null}

@@ -13,9 +13,7 @@ export function KnowledgeList({ model, route, view, crumbs }: ScreenProps<'knowl
       pageNo={pageNo}
       pages={list.pages}
       emptyText="There are no articles on this page yet."
-      cards={items.map((a) => (
-        <ArticleCard key={a.id} model={model} article={a} level={2} />
-      ))}
+      cards={items.map((a) => <ArticleCard key={a.id} model={model} article={a} level={2} />)}
     >
       <InquireSecond action={model.site.inquiryEndpoint} page={route.path} />
     </ContentList>

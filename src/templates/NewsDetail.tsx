@@ -25,7 +25,16 @@ export function NewsDetail({ model, route, view, head, crumbs }: ScreenProps<'ne
             <time dateTime={item.date}>{formatDate(item.date)}</time>
           </p>
         </header>
-        {item.image && src ? <img className="article-image" src={src} {...responsive(model, src, IMAGE_SIZES.article)} width={item.image.width} height={item.image.height} alt={item.image.alt} /> : null}
+        {item.image && src ? (
+          <img
+            className="article-image"
+            src={src}
+            {...responsive(model, src, IMAGE_SIZES.article)}
+            width={item.image.width}
+            height={item.image.height}
+            alt={item.image.alt}
+          />
+        ) : null}
         <div className="prose">
           <Blocks blocks={item.body} />
         </div>

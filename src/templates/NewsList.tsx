@@ -12,9 +12,7 @@ export function NewsList({ model, view, crumbs }: ScreenProps<'news'>) {
       pageNo={pageNo}
       pages={list.pages}
       emptyText="There is no news on this page yet."
-      cards={items.map((n) => (
-        <NewsCard key={n.id} model={model} item={n} level={2} />
-      ))}
+      cards={items.map((n) => <NewsCard key={n.id} model={model} item={n} level={2} />)}
     />
   );
 }

@@ -25,7 +25,15 @@ export function NotFound({ model }: { model: SiteModel }) {
  * answers with when a request fails on its side, and which nginx can name in
  * `error_page 500 502 503 504 /500.html`.
  */
-export function ErrorPage({ model, status = ERROR_PAGE_DEFAULTS.status, message = ERROR_PAGE_DEFAULTS.message }: { model: SiteModel; status?: number; message?: string }) {
+export function ErrorPage({
+  model,
+  status = ERROR_PAGE_DEFAULTS.status,
+  message = ERROR_PAGE_DEFAULTS.message,
+}: {
+  model: SiteModel;
+  status?: number;
+  message?: string;
+}) {
   return (
     <div className="container narrow error-page">
       <p className="error-code">{status}</p>

@@ -44,12 +44,9 @@ export function ProductList({ model, route, view, crumbs }: ScreenProps<'product
         </ul>
       ) : (
         <div className="empty-state">
+          <p>{view.total === 0 ? `No products are listed under ${category.name} yet.` : `There are no products on page ${pageNo} of ${category.name}.`}</p>
           <p>
-            {view.total === 0 ? `No products are listed under ${category.name} yet.` : `There are no products on page ${pageNo} of ${category.name}.`}
-          </p>
-          <p>
-            We make many ingredients to order. <a href={screenHref(model, 'contact')}>Contact us</a> with the product you need and we
-            will quote it.
+            We make many ingredients to order. <a href={screenHref(model, 'contact')}>Contact us</a> with the product you need and we will quote it.
           </p>
           <PopularCategories model={model} />
         </div>

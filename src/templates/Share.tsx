@@ -55,7 +55,5 @@ function ShareMarkup({ url, u, t, print }: { url: string; u: string; t: string; 
 
 /** The same on every article, news and product page but for the page's URL and title; `print` adds the print button. */
 export function Share({ url, title, print = false }: { url: string; title: string; print?: boolean }) {
-  return (
-    <ShareMarkup url={url} u={encodeURIComponent(url)} t={encodeURIComponent(title)} print={print} />
-  );
+  return <ShareMarkup url={url} u={encodeURIComponent(url)} t={encodeURIComponent(title)} print={print} />;
 }

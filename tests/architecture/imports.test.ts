@@ -22,7 +22,11 @@ interface Violation {
 function violations(cwd: string, what: string[]): Violation[] {
   let out: string;
   try {
-    out = execFileSync(process.execPath, [DEPCRUISE, ...what, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
+    out = execFileSync(process.execPath, [DEPCRUISE, ...what, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
   } catch (err) {
     // Exit code = number of errors; the report is still on stdout.
     out = (err as { stdout: string }).stdout;
@@ -43,7 +47,9 @@ describe('import rules', () => {
   });
 
   test('the table names every folder of src/', () => {
-    const folders = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(tableFolders(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).sort()).toEqual(folders.sort());
   });
 
@@ -56,9 +62,9 @@ describe('import rules', () => {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);
     };
-    put('src/render/page.ts', "export const page = 1;\n");
+    put('src/render/page.ts', 'export const page = 1;\n');
     put('src/templates/Card.ts', "import { page } from '../render/page.js';\nexport const card = page;\n");
-    put('src/load/read.ts', "export const read = 1;\n");
+    put('src/load/read.ts', 'export const read = 1;\n');
     put('src/core/schema.ts', "import { read } from '../load/read.js';\nexport const schema = read;\n");
     put('src/model/model.ts', "import { schema } from '../core/schema.js';\nexport const model = schema;\n");
     const found = violations(dir, ['src']).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);

@@ -17,7 +17,7 @@ import { scanPage } from '../../src/audit/scan.js';
 describe('crawl scope', () => {
   const scope = makeScope('http://127.0.0.1:8080/docs/index.html', 'https://www.example.com');
 
-  it('takes the start URL\'s folder as the base path and maps the site origin onto the crawled one', () => {
+  it("takes the start URL's folder as the base path and maps the site origin onto the crawled one", () => {
     expect(scope).toEqual({ origin: 'http://127.0.0.1:8080', base: '/docs/', siteHost: 'www.example.com' });
     expect(crawlUrl('intro.html#top', 'http://127.0.0.1:8080/docs/', scope)).toBe('http://127.0.0.1:8080/docs/intro.html');
     expect(crawlUrl('https://www.example.com/docs/a?x=1', 'http://127.0.0.1:8080/docs/', scope)).toBe('http://127.0.0.1:8080/docs/a?x=1');
@@ -178,7 +178,22 @@ describe('HTTP client', () => {
 describe('crawlUrl fast path', () => {
   const scope = makeScope('http://127.0.0.1:8080/', null);
   it('gives what the URL parser gives', () => {
-    const hrefs = ['/a/b', '/a/b?x=1&y=2#f', '/caf%C3%A9', '/café', '/a/../b', '/a/./b', "/it's", '/a b', '/a?q=it\'s', '/%zz', '/a//b', '/A_B-c.html', '/?', '/#x'];
+    const hrefs = [
+      '/a/b',
+      '/a/b?x=1&y=2#f',
+      '/caf%C3%A9',
+      '/café',
+      '/a/../b',
+      '/a/./b',
+      "/it's",
+      '/a b',
+      "/a?q=it's",
+      '/%zz',
+      '/a//b',
+      '/A_B-c.html',
+      '/?',
+      '/#x',
+    ];
     for (const href of hrefs) {
       const url = new URL(href, 'http://127.0.0.1:8080/x/');
       url.hash = '';

@@ -49,7 +49,19 @@ async function faultServer(unknown: 'soft' | 'status' | 'ok'): Promise<Served> {
         200,
         page(
           'Home',
-          ['/moved-temp', '/drop', '/loop-a', '/chain-1', '/noindex-page', '/canon-source', '/slash', '/insecure', '/private', '/target', `http://localhost:${new URL(origin).port}/other-host`]
+          [
+            '/moved-temp',
+            '/drop',
+            '/loop-a',
+            '/chain-1',
+            '/noindex-page',
+            '/canon-source',
+            '/slash',
+            '/insecure',
+            '/private',
+            '/target',
+            `http://localhost:${new URL(origin).port}/other-host`,
+          ]
             .map((href, i) => `<a href="${href}">Fault number ${i}</a>`)
             .join(' ') + '<img src="/error.png" alt="e" width="1" height="1">',
           canonical('/') + '<script src="/missing.js"></script>',
@@ -61,7 +73,9 @@ async function faultServer(unknown: 'soft' | 'status' | 'ok'): Promise<Served> {
     },
     '/sitemap.xml': (res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/target', '/noindex-page'].map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}</urlset>`);
+      res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/target', '/noindex-page'].map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}</urlset>`,
+      );
     },
     '/moved-temp': (res) => redirect(res, 302, '/target'),
     // The connection closed without an answer, every time (so the client's one retry fails too).
@@ -171,7 +185,7 @@ describe('crawl audit of a site with planted faults', () => {
     expect(found.get('img/broken')).toEqual(['/']);
   });
 
-  it('runs the disk audit\'s page rules on crawled pages', () => {
+  it("runs the disk audit's page rules on crawled pages", () => {
     expect(report.pages.map((p) => p.url)).toEqual(['/', '/canon-source', '/noindex-page', '/slash', '/target']);
     expect(found.get('h1/multiple')).toEqual(['/target']);
     // Site-wide rules too: the soft-404 fallback is not a page, and nothing links to /canon-source's canonical target twice.
@@ -232,7 +246,7 @@ describe('crawl audit options', () => {
 });
 
 describe('the crawl rules', () => {
-  it('each fire on a planted fault of this file\'s servers', async () => {
+  it("each fire on a planted fault of this file's servers", async () => {
     const fired = new Set<string>();
     for (const unknown of ['soft', 'status'] as const) {
       const server = await faultServer(unknown);

@@ -95,14 +95,20 @@ describe('references other than links and images', () => {
   });
 
   it('reads url() and @import of a stylesheet, without comments, fragments or data: URIs', () => {
-    expect(cssReferences("@import 'a.css'; @import url(\"b.css\");\n/* url(c.png) */ x{background:url( d.png ) url(#f) url(data:x)}")).toEqual(['b.css', 'd.png', 'a.css']);
+    expect(cssReferences('@import \'a.css\'; @import url("b.css");\n/* url(c.png) */ x{background:url( d.png ) url(#f) url(data:x)}')).toEqual([
+      'b.css',
+      'd.png',
+      'a.css',
+    ]);
   });
 });
 
 describe('canonicals', () => {
   it('names a file: canonical as not http(s), not as relative', async () => {
     const report = await auditDisk('file-canonical');
-    expect(messages(report, 'canonical/not-http')).toEqual(['/: The canonical "file:///home/author/site/index.html" is a file: URL, not http(s); search engines ignore it.']);
+    expect(messages(report, 'canonical/not-http')).toEqual([
+      '/: The canonical "file:///home/author/site/index.html" is a file: URL, not http(s); search engines ignore it.',
+    ]);
     expect(locations(report).get('canonical/relative')).toBeUndefined();
   });
 });
@@ -140,7 +146,14 @@ describe("the project's own data and reports", () => {
     expect(foreign.routesKnown).toBe(false);
     expect(foreign.summary.byScreen.map((s) => s.screen)).not.toContain('article');
 
-    const own = await runAudit({ dir: join(FAULTS, 'site'), reportsDir: join(FAULTS, 'reports'), dataDir: join(dir, 'data'), settings: settings(), threads: 0, today: TODAY });
+    const own = await runAudit({
+      dir: join(FAULTS, 'site'),
+      reportsDir: join(FAULTS, 'reports'),
+      dataDir: join(dir, 'data'),
+      settings: settings(),
+      threads: 0,
+      today: TODAY,
+    });
     expect(own.routesKnown).toBe(true);
   });
 });

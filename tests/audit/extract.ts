@@ -119,7 +119,8 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
           if (rels.includes('canonical')) facts.canonicals.push({ href: (a.href ?? '').trim(), inHead });
           else if (a.href) {
             if (!rels.some((rel) => NON_RESOURCE_LINK_RELS.has(rel))) facts.resources.push(a.href.trim());
-            if (!rels.includes('preconnect') && !rels.includes('dns-prefetch')) facts.refs.push({ url: a.href.trim(), what: `link rel=${rels.join(' ') || '(none)'}` });
+            if (!rels.includes('preconnect') && !rels.includes('dns-prefetch'))
+              facts.refs.push({ url: a.href.trim(), what: `link rel=${rels.join(' ') || '(none)'}` });
           }
           break;
         }

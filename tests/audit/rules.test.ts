@@ -95,9 +95,21 @@ const FILE_FAULTS: Record<string, { file: string; edit: (text: string) => string
   // The protocol's limit is 50,000 URLs; the threshold is lowered to plant it cheaply (and to test thresholds).
   'sitemap/too-large': { file: 'sitemap.xml', edit: (t) => t, at: ['sitemap.xml'], rules: { 'sitemap/too-large': { maxUrls: 5 } } },
   'sitemap/bad-url': { file: 'sitemap.xml', edit: (t) => t.replace('</urlset>', '<url><loc>/relative/path</loc></url>\n</urlset>'), at: ['sitemap.xml:10'] },
-  'sitemap/url-not-found': { file: 'sitemap.xml', edit: (t) => t.replace('</urlset>', '<url><loc>https://example.com/gone</loc></url>\n</urlset>'), at: ['sitemap.xml:10'] },
-  'sitemap/future-lastmod': { file: 'sitemap.xml', edit: (t) => t.replace(/<lastmod>[^<]*<\/lastmod>/, '<lastmod>2999-01-01</lastmod>'), at: ['sitemap.xml:3'] },
-  'sitemap/uniform-lastmod': { file: 'sitemap.xml', edit: (t) => t.replace(/<lastmod>[^<]*<\/lastmod>/g, '<lastmod>2024-01-01</lastmod>'), at: ['sitemap.xml'] },
+  'sitemap/url-not-found': {
+    file: 'sitemap.xml',
+    edit: (t) => t.replace('</urlset>', '<url><loc>https://example.com/gone</loc></url>\n</urlset>'),
+    at: ['sitemap.xml:10'],
+  },
+  'sitemap/future-lastmod': {
+    file: 'sitemap.xml',
+    edit: (t) => t.replace(/<lastmod>[^<]*<\/lastmod>/, '<lastmod>2999-01-01</lastmod>'),
+    at: ['sitemap.xml:3'],
+  },
+  'sitemap/uniform-lastmod': {
+    file: 'sitemap.xml',
+    edit: (t) => t.replace(/<lastmod>[^<]*<\/lastmod>/g, '<lastmod>2024-01-01</lastmod>'),
+    at: ['sitemap.xml'],
+  },
   'robots/invalid-line': { file: 'robots.txt', edit: (t) => t.replace('Allow: /', 'Allow: /\nDisalow: /private'), at: ['robots.txt:3'] },
   'robots/sitemap-not-absolute': { file: 'robots.txt', edit: (t) => t + 'Sitemap: /sitemap-extra.xml\n', at: ['robots.txt:5'] },
   'robots/blocks-indexable': { file: 'robots.txt', edit: (t) => t.replace('Allow: /', 'Disallow: /about'), at: ['/about'] },

@@ -15,18 +15,28 @@ import { CLEAN, FAULTS } from './helpers.js';
 const comparable = (f: ReturnType<typeof scanPage>) => ({ ...f, ids: [...f.ids].sort(), mainText: f.mainText.replace(/\s+/g, ' ').trim() });
 
 const TRICKY: Record<string, string> = {
-  'upper-case tags and attributes': '<HTML><HEAD><TITLE>Upper</TITLE><META NAME="Description" CONTENT="D"></HEAD><BODY DATA-SCREEN="x"><MAIN><H1 ID="t">Hi</H1><A HREF="/a">A</A></MAIN></BODY></HTML>',
+  'upper-case tags and attributes':
+    '<HTML><HEAD><TITLE>Upper</TITLE><META NAME="Description" CONTENT="D"></HEAD><BODY DATA-SCREEN="x"><MAIN><H1 ID="t">Hi</H1><A HREF="/a">A</A></MAIN></BODY></HTML>',
   'quoting styles': `<body><main><a href='/single' rel=nofollow>One</a><a href=/unquoted>Two</a><img src="/i.png" alt='It&#39;s "x"' width=1 height=2></main></body>`,
-  'entities': '<head><title>Fish &amp; chips &mdash; &#169; &#x2014; &unknown;</title></head><body><main><p>a&nbsp;b &lt;tag&gt;</p><a href="/x?a=1&amp;b=2">Q&amp;A</a></main></body>',
-  'tags inside comments and scripts': '<body><!-- <a href="/commented">no</a> --><script>var s = "<a href=\'/in-script\'>x</a></div>";</script><main><p>text</p><style>a::after{content:"<b>"}</style></main></body>',
-  'JSON-LD with a closing tag escaped': '<head><script type="application/ld+json">{"@type":"Product","name":"A \\u003c/script> B"}</script></head><body><main><h1>A &lt;/script&gt; B</h1></main></body>',
-  'inline svg with its own title, nested svg': '<head><title>Page</title></head><body><main><svg viewBox="0 0 1 1"><title>Icon</title><svg><text>inner</text></svg><a href="/in-svg">x</a></svg><h1>After</h1></main></body>',
-  'picture sources and srcset': '<body><main><picture><source srcset="/a.webp 1x, /b.webp 2x"><img src="/a.jpg" srcset="/a@2x.jpg 2x" alt="A" width="1" height="1"></picture></main></body>',
-  'noscript, template and forms stay out of content': '<body><main><noscript><a href="/ns">No JS</a></noscript><template><p>tpl</p></template><form><label>Name</label><textarea name="m">typed</textarea></form><p>real</p></main></body>',
+  entities:
+    '<head><title>Fish &amp; chips &mdash; &#169; &#x2014; &unknown;</title></head><body><main><p>a&nbsp;b &lt;tag&gt;</p><a href="/x?a=1&amp;b=2">Q&amp;A</a></main></body>',
+  'tags inside comments and scripts':
+    '<body><!-- <a href="/commented">no</a> --><script>var s = "<a href=\'/in-script\'>x</a></div>";</script><main><p>text</p><style>a::after{content:"<b>"}</style></main></body>',
+  'JSON-LD with a closing tag escaped':
+    '<head><script type="application/ld+json">{"@type":"Product","name":"A \\u003c/script> B"}</script></head><body><main><h1>A &lt;/script&gt; B</h1></main></body>',
+  'inline svg with its own title, nested svg':
+    '<head><title>Page</title></head><body><main><svg viewBox="0 0 1 1"><title>Icon</title><svg><text>inner</text></svg><a href="/in-svg">x</a></svg><h1>After</h1></main></body>',
+  'picture sources and srcset':
+    '<body><main><picture><source srcset="/a.webp 1x, /b.webp 2x"><img src="/a.jpg" srcset="/a@2x.jpg 2x" alt="A" width="1" height="1"></picture></main></body>',
+  'noscript, template and forms stay out of content':
+    '<body><main><noscript><a href="/ns">No JS</a></noscript><template><p>tpl</p></template><form><label>Name</label><textarea name="m">typed</textarea></form><p>real</p></main></body>',
   'no main: chrome excluded': '<body><header><nav><a href="/">Home</a></nav></header><div><h1>T</h1><p>body text</p></div><footer>foot</footer></body>',
-  'headings with images and nested inline markup': '<body><main><h2>Two <em>parts</em><img src="/x.png" alt="pic"></h2><h3><a href="/h">Linked</a> heading</h3></main></body>',
-  'self-closing and void elements': '<head><link rel="canonical" href="https://e.com/x"/><meta name="robots" content="NOINDEX"/></head><body><main><br/><img src="/v.png"/><a href="/after">After void</a></main></body>',
-  'duplicate attributes, upper-case raw-text end tags, mixed whitespace': '<head><TITLE>T\t\n  x</TITLE><SCRIPT type="application/ld+json">{"@type":"Thing","name":"Dup text"}</SCRIPT></head><body data-screen="a" DATA-SCREEN="b"><main><a href="/first" HREF="/second" id="x" ID="y" title=\'q "x" >\'>Dup\t\n  text\u00a0here </a><h2>\u2003Spaced\r\nheading </h2><p>tab\there</p></main></body>',
+  'headings with images and nested inline markup':
+    '<body><main><h2>Two <em>parts</em><img src="/x.png" alt="pic"></h2><h3><a href="/h">Linked</a> heading</h3></main></body>',
+  'self-closing and void elements':
+    '<head><link rel="canonical" href="https://e.com/x"/><meta name="robots" content="NOINDEX"/></head><body><main><br/><img src="/v.png"/><a href="/after">After void</a></main></body>',
+  'duplicate attributes, upper-case raw-text end tags, mixed whitespace':
+    '<head><TITLE>T\t\n  x</TITLE><SCRIPT type="application/ld+json">{"@type":"Thing","name":"Dup text"}</SCRIPT></head><body data-screen="a" DATA-SCREEN="b"><main><a href="/first" HREF="/second" id="x" ID="y" title=\'q "x" >\'>Dup\t\n  text\u00a0here </a><h2>\u2003Spaced\r\nheading </h2><p>tab\there</p></main></body>',
   'canonical and title in body': '<head></head><body><title>Late</title><link rel="canonical" href="/late"><main><p>x</p></main></body>',
 };
 

@@ -44,7 +44,9 @@ describe('robots.txt', () => {
 
 describe('sitemap parser', () => {
   it('reads locs and lastmods with their lines, decoding entities', () => {
-    const parsed = parseSitemap('<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/a?x=1&amp;y=2</loc><lastmod>2024-01-01</lastmod></url>\n<url><loc><![CDATA[https://e.com/b]]></loc></url>\n</urlset>');
+    const parsed = parseSitemap(
+      '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/a?x=1&amp;y=2</loc><lastmod>2024-01-01</lastmod></url>\n<url><loc><![CDATA[https://e.com/b]]></loc></url>\n</urlset>',
+    );
     expect(parsed).toEqual({
       ok: true,
       kind: 'urlset',

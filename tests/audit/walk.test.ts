@@ -35,9 +35,14 @@ function writeSite(dir: string, items: number): void {
       page(path, 'Duplicate item extract powder supplier', '<p>Shared text of the duplicate items.</p><a href="/items">All items</a>');
       continue;
     }
-    page(path, `Item ${i} extract powder supplier`, `<p>Item ${i} is a plant extract, batch ${i * 7}, assay ${i % 97} percent.</p>` +
-      `<a href="/items/group-${(i + 1) % 7}/item-${(i + 1) % items}">Next item ${i + 1}</a>` +
-      (i === 3 ? '<a href="/items/missing">Missing</a>' : '') + (i === 4 ? '<img src="/images/none.png" alt="x" width="1" height="1">' : '<img src="/images/a.png" alt="A" width="1" height="1">'));
+    page(
+      path,
+      `Item ${i} extract powder supplier`,
+      `<p>Item ${i} is a plant extract, batch ${i * 7}, assay ${i % 97} percent.</p>` +
+        `<a href="/items/group-${(i + 1) % 7}/item-${(i + 1) % items}">Next item ${i + 1}</a>` +
+        (i === 3 ? '<a href="/items/missing">Missing</a>' : '') +
+        (i === 4 ? '<img src="/images/none.png" alt="x" width="1" height="1">' : '<img src="/images/a.png" alt="A" width="1" height="1">'),
+    );
   }
   page('/', 'Home of the example extracts catalogue', '<p>Welcome.</p><a href="/items">All items</a>');
   page('/items', 'All items of the example catalogue', links.map((l) => `<a href="${l}">${l}</a>`).join(' '));

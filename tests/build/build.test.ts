@@ -18,10 +18,31 @@ import { build, buildWithRenderer, hook, listFiles, requireCompiled, ROOT, site,
 
 const ORIGIN = 'https://www.example.com';
 const ROUTES = [
-  '/', '/products', '/products/page-1', '/products/page-2', '/herb-extract', '/herb-extract/page-1', '/herb-extract/page-2', '/api',
-  '/herb-extract/bulk-curcumin', '/herb-extract/ginger-extract', '/herb-extract/berberine-powder-bulk', '/about-us',
-  '/knowledge', '/knowledge/page-1', '/knowledge/page-2', '/knowledge/what-is-curcumin', '/knowledge/ginger-dosage-guide',
-  '/knowledge/script-injection-test', '/news', '/news/page-1', '/news/exhibition-2024', '/contact-us', '/search', '/search/404', '/thanks',
+  '/',
+  '/products',
+  '/products/page-1',
+  '/products/page-2',
+  '/herb-extract',
+  '/herb-extract/page-1',
+  '/herb-extract/page-2',
+  '/api',
+  '/herb-extract/bulk-curcumin',
+  '/herb-extract/ginger-extract',
+  '/herb-extract/berberine-powder-bulk',
+  '/about-us',
+  '/knowledge',
+  '/knowledge/page-1',
+  '/knowledge/page-2',
+  '/knowledge/what-is-curcumin',
+  '/knowledge/ginger-dosage-guide',
+  '/knowledge/script-injection-test',
+  '/news',
+  '/news/page-1',
+  '/news/exhibition-2024',
+  '/contact-us',
+  '/search',
+  '/search/404',
+  '/thanks',
 ];
 const pageFile = (route: string) => (route === '/' ? 'index.html' : `${route.slice(1)}/index.html`);
 /** A page's second name, beside its folder (see twinFileOf): every route but the home page has one. */
@@ -130,7 +151,10 @@ describe('a successful build', () => {
     const photo = 'images/photos/ginger-powder.png';
     expect(readFileSync(path.join(dist, photo)).equals(readFileSync(path.join(SMALL, photo)))).toBe(true);
     // The 1000×750 photo gets WebP copies 320 and 640 pixels wide, of its shape (960 would save too little).
-    for (const [w, h] of [[320, 240], [640, 480]]) {
+    for (const [w, h] of [
+      [320, 240],
+      [640, 480],
+    ]) {
       const copy = readFileSync(path.join(dist, `images/photos/ginger-powder-${w}w.webp`));
       expect([copy.toString('latin1', 0, 4), copy.toString('latin1', 8, 12)]).toEqual(['RIFF', 'WEBP']);
       expect(imageSize(copy)).toMatchObject({ type: 'webp', width: w, height: h });
@@ -147,7 +171,10 @@ describe('a successful build', () => {
     const sitemap = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
     expect(sitemap).toContain('xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
     const ginger = sitemap.match(/<url><loc>[^<]*\/herb-extract\/ginger-extract<\/loc>.*?<\/url>/)![0];
-    expect([...ginger.matchAll(/<image:loc>([^<]+)<\/image:loc>/g)].map((m) => m[1])).toEqual([`${ORIGIN}/${photo}`, `${ORIGIN}/images/photos/ginger-root.png`]);
+    expect([...ginger.matchAll(/<image:loc>([^<]+)<\/image:loc>/g)].map((m) => m[1])).toEqual([
+      `${ORIGIN}/${photo}`,
+      `${ORIGIN}/images/photos/ginger-root.png`,
+    ]);
     expect(sitemap.match(/<image:loc>/g)).toHaveLength(2);
     // The structured data names every photo of the product.
     const product = $('script[type="application/ld+json"]')
@@ -161,12 +188,17 @@ describe('a successful build', () => {
     expect([card.attr('src'), card.attr('srcset'), card.attr('sizes')]).toEqual([`/${photo}`, srcset, '(max-width: 40rem) 6rem, 22rem']);
     // The link check reads srcset: the build's 0 broken links include the copies.
     const html = readFileSync(path.join(dist, pageFile('/herb-extract/page-2')), 'utf8');
-    expect(extractLinks(html, '/herb-extract/page-2', ORIGIN).internal).toEqual(expect.arrayContaining(['/images/photos/ginger-powder-320w.webp', '/images/photos/ginger-powder-640w.webp']));
+    expect(extractLinks(html, '/herb-extract/page-2', ORIGIN).internal).toEqual(
+      expect.arrayContaining(['/images/photos/ginger-powder-320w.webp', '/images/photos/ginger-powder-640w.webp']),
+    );
   });
 
   test('sitemap.xml lists the indexable pages once each, with content dates as lastmod', () => {
     const xml = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
-    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod>(?:<image:image>.*?<\/image:image>)*<\/url>/g)].map((m) => [m[1], m[2]]);
+    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod>(?:<image:image>.*?<\/image:image>)*<\/url>/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     const urls = entries.map(([u]) => u.slice(ORIGIN.length) || '/');
     // Not thanks, search or search-not-found (noindex); page-1 routes are canonical to their bare list.
     expect(urls).toEqual(ROUTES.filter((r) => !['/thanks', '/search', '/search/404'].includes(r) && !r.endsWith('/page-1')));
@@ -283,7 +315,10 @@ describe('a successful build', () => {
     const article = readFileSync(path.join(dist, 'knowledge/script-injection-test/index.html'), 'utf8');
     const $ = load(article);
     expect($('h1').text()).toBe('Safety </script><script>alert(1)</script> check');
-    const ld = $('script[type="application/ld+json"]').map((_, el) => $(el).text()).get().join('');
+    const ld = $('script[type="application/ld+json"]')
+      .map((_, el) => $(el).text())
+      .get()
+      .join('');
     expect(ld).not.toContain('</script');
     expect(ld).toContain('\\u003c/script');
   });
@@ -295,7 +330,9 @@ describe('failures leave the previous output untouched', () => {
     const run = await buildWithRenderer(work, hook('failing-render.mjs'));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('build/render-failed');
-    expect(run.stderr).toContain('Route /herb-extract/ginger-extract (screen "product", template ProductDetail) failed to render: Cannot read properties of undefined (reading "assay")');
+    expect(run.stderr).toContain(
+      'Route /herb-extract/ginger-extract (screen "product", template ProductDetail) failed to render: Cannot read properties of undefined (reading "assay")',
+    );
     expect(run.stdout).toMatch(/^site build: failed \(a page failed to render\) in \d+\.\d\d s · 1 error, 2 warnings · \S+ left unchanged\n$/);
     expect(snapshot(dist)).toEqual(before);
     expect(noTempLeft(work)).toEqual([]);
@@ -314,7 +351,9 @@ describe('failures leave the previous output untouched', () => {
     const run = await buildWithRenderer(fresh, hook('changing-data-render.mjs'), { concurrency: 1, env: { SITE_TEST_TOUCH: touched }, data });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('build/render-failed');
-    expect(run.stderr).toContain(`Route /knowledge/what-is-curcumin (screen "article") failed to render: ${touched} changed during the build, after it was checked; run the build again`);
+    expect(run.stderr).toContain(
+      `Route /knowledge/what-is-curcumin (screen "article") failed to render: ${touched} changed during the build, after it was checked; run the build again`,
+    );
     expect(snapshot(dist)).toEqual(before);
     expect(noTempLeft(fresh)).toEqual([]);
   });
@@ -362,19 +401,22 @@ describe('failures leave the previous output untouched', () => {
   test.each([
     ['404.html', 'failing-404-render.mjs', 'build/not-found-fallback', '404 template exploded', ['500.html', '<h1>Error</h1>']],
     ['500.html', 'failing-500-render.mjs', 'build/error-page-fallback', '500 template exploded', ['404.html', 'This page could not be found']],
-  ])('when the template of %s fails, the minimal error page is written in its place and the failure reported; the other error page is unaffected', async (file, hookFile, code, cause, [other, otherText]) => {
-    const fresh = workDir();
-    const run = await buildWithRenderer(fresh, hook(hookFile));
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain(code);
-    expect(run.stderr).toContain(cause);
-    expect(run.stdout).toMatch(/· 3 warnings ·/);
-    const $ = load(readFileSync(path.join(fresh, 'dist', file), 'utf8'));
-    expect($('body').text()).toContain('An error occurred while showing the error page');
-    const back = $('a').filter((_, a) => $(a).text().trim() === 'Go back to home');
-    expect(back.attr('href')).toBe('/');
-    expect(readFileSync(path.join(fresh, 'dist', other), 'utf8')).toContain(otherText);
-  });
+  ])(
+    'when the template of %s fails, the minimal error page is written in its place and the failure reported; the other error page is unaffected',
+    async (file, hookFile, code, cause, [other, otherText]) => {
+      const fresh = workDir();
+      const run = await buildWithRenderer(fresh, hook(hookFile));
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(code);
+      expect(run.stderr).toContain(cause);
+      expect(run.stdout).toMatch(/· 3 warnings ·/);
+      const $ = load(readFileSync(path.join(fresh, 'dist', file), 'utf8'));
+      expect($('body').text()).toContain('An error occurred while showing the error page');
+      const back = $('a').filter((_, a) => $(a).text().trim() === 'Go back to home');
+      expect(back.attr('href')).toBe('/');
+      expect(readFileSync(path.join(fresh, 'dist', other), 'utf8')).toContain(otherText);
+    },
+  );
 });
 
 describe('determinism and the command line', () => {

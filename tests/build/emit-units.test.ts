@@ -1,9 +1,32 @@
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/build/files/assets.js';
-import { createTempDir, keepAsSpare, ownerOf, prepareTempDir, removeUnwritten, spareDirFor, swapIn, takeInventory, tempDirFor } from '../../src/build/output/atomic.js';
+import {
+  createTempDir,
+  keepAsSpare,
+  ownerOf,
+  prepareTempDir,
+  removeUnwritten,
+  spareDirFor,
+  swapIn,
+  takeInventory,
+  tempDirFor,
+} from '../../src/build/output/atomic.js';
 import { extractLinksWithCheerio } from './links-reference.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -63,7 +86,16 @@ describe('link extraction', () => {
       <picture><source srcset="/img/b.webp 2x"></picture><a href="https://other.test/">ext</a><a href="javascript:void(0)">bad</a>
       <form action="/api/inquiry" method="post"></form></body></html>`;
     const links = extractLinks(html, '/products', ORIGIN);
-    expect(links.internal.sort()).toEqual(['/assets/main-1.js', '/assets/styles-1.css', '/images/products/a.svg', '/img/a-1x.png', '/img/a-2x.png', '/img/a.png', '/img/b.webp', '/products']);
+    expect(links.internal.sort()).toEqual([
+      '/assets/main-1.js',
+      '/assets/styles-1.css',
+      '/images/products/a.svg',
+      '/img/a-1x.png',
+      '/img/a-2x.png',
+      '/img/a.png',
+      '/img/b.webp',
+      '/products',
+    ]);
     expect(links.unsafe).toEqual(['javascript:void(0)']);
   });
 
@@ -105,7 +137,25 @@ describe('link extraction', () => {
     expect(fast.internal.sort()).toEqual(reference.internal.sort());
     expect(fast.unsafe).toEqual(reference.unsafe);
     expect(fast.internal).toEqual(
-      ['/UPPER', '/a', '/area', '/caf\u00e9', '/frame', '/gt.png', '/og.png', '/poster.jpg', '/s.png', '/s1.png', '/s2.png', '/single.css', '/spaced', '/src.webp', '/this', '/tw.png', '/unquoted.js'].sort(),
+      [
+        '/UPPER',
+        '/a',
+        '/area',
+        '/caf\u00e9',
+        '/frame',
+        '/gt.png',
+        '/og.png',
+        '/poster.jpg',
+        '/s.png',
+        '/s1.png',
+        '/s2.png',
+        '/single.css',
+        '/spaced',
+        '/src.webp',
+        '/this',
+        '/tw.png',
+        '/unquoted.js',
+      ].sort(),
     );
     expect(decodeEntities('a&amp;b&quot;&#x27;&#39;&lt;&gt;&unknown;')).toBe(`a&b"''<>&unknown;`);
   });
@@ -206,7 +256,10 @@ describe('sitemap and robots', () => {
 
   test('site files: folders made as needed, bytes as given, paths in the order given', async () => {
     const dir = scratch();
-    const files = Array.from({ length: 40 }, (_, i) => ({ path: i % 2 === 0 ? `a/b/f${i}.txt` : `f${i}.txt`, contents: i % 3 === 0 ? Buffer.from([i, 0, 255]) : `file ${i}\n` }));
+    const files = Array.from({ length: 40 }, (_, i) => ({
+      path: i % 2 === 0 ? `a/b/f${i}.txt` : `f${i}.txt`,
+      contents: i % 3 === 0 ? Buffer.from([i, 0, 255]) : `file ${i}\n`,
+    }));
     const writer = siteWriter(dir, 1);
     expect(await writer.write(files)).toEqual(files.map((f) => f.path));
     for (const f of files) expect(readFileSync(path.join(dir, f.path))).toEqual(Buffer.from(f.contents));
@@ -235,7 +288,6 @@ describe('atomic output', () => {
     expect(readFileSync(path.join(aside!, 'old.txt'), 'utf8')).toBe('old');
     expect(existsSync(tmp)).toBe(false);
   });
-
 });
 
 describe('the spare output', () => {
@@ -291,7 +343,14 @@ describe('the spare output', () => {
     expect(existsSync(parent)).toBe(true);
     expect(existsSync(path.join(tmp, 'kept/link.html'))).toBe(false);
     expect([...inventory.files].sort()).toEqual([
-      'gone/deeper/index.html', 'hard.html', 'kept/deeper/stale.html', 'kept/index.html', 'kept/stale.html', 'robots.txt', 'robots.txt.kept', 'stale.txt',
+      'gone/deeper/index.html',
+      'hard.html',
+      'kept/deeper/stale.html',
+      'kept/index.html',
+      'kept/stale.html',
+      'robots.txt',
+      'robots.txt.kept',
+      'stale.txt',
     ]);
     // The build's own writers: pages (and artwork) through writeOutputFile, site files through siteWriter.
     writeOutputFile(path.join(tmp, 'kept/index.html'), ['new']);
@@ -306,7 +365,7 @@ describe('the spare output', () => {
     expect(lstatSync(outside).nlink).toBe(1);
   });
 
-  test('leaves out of the inventory the files leaveOut names (pages\' twins, which their writers replace), and only those', () => {
+  test("leaves out of the inventory the files leaveOut names (pages' twins, which their writers replace), and only those", () => {
     const root = scratch();
     mkdirSync(path.join(root, 'herb-extract/bulk-curcumin'), { recursive: true });
     for (const f of ['herb-extract/index.html', 'herb-extract.html', 'herb-extract/bulk-curcumin/index.html', 'herb-extract/bulk-curcumin.html', 'gone.html']) {
@@ -350,7 +409,10 @@ describe('the spare output', () => {
       expect(dirs.length, 'no folder taken twice').toBe(new Set(dirs).size);
       expect(new Set(files)).toEqual(expected.files);
       expect(new Set(dirs)).toEqual(expected.dirs);
-      expect(inventories.every((i) => i.files.size > 0), 'every part has a share').toBe(true);
+      expect(
+        inventories.every((i) => i.files.size > 0),
+        'every part has a share',
+      ).toBe(true);
       expect(tree(shared.root)).toEqual(tree(whole.root)); // the same links removed, nothing else
       expect(readFileSync(shared.outside, 'utf8')).toBe('must stay');
     }
@@ -409,7 +471,15 @@ describe('images of data/images/', () => {
     const root = scratch();
     mkdirSync(path.join(root, 'images'));
     for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(root, 'images', name), bytes);
-    return readDataDir(root).images.map(({ rel, file, size, digest, width, height }) => ({ url: `/${rel}`, file, path: path.join(root, rel), size, digest, width, height }));
+    return readDataDir(root).images.map(({ rel, file, size, digest, width, height }) => ({
+      url: `/${rel}`,
+      file,
+      path: path.join(root, rel),
+      size,
+      digest,
+      width,
+      height,
+    }));
   };
 
   test('a photograph gets WebP copies of its shape, upright by its EXIF orientation, the same bytes every time', async () => {
@@ -421,7 +491,13 @@ describe('images of data/images/', () => {
     ]);
     const out = [scratch(), scratch()];
     for (const o of out) {
-      expect(await publishImages(siteWriter(o), images)).toEqual(['images/a.jpg', 'images/a-320w.webp', 'images/a-640w.webp', 'images/b.jpg', 'images/b-320w.webp']);
+      expect(await publishImages(siteWriter(o), images)).toEqual([
+        'images/a.jpg',
+        'images/a-320w.webp',
+        'images/a-640w.webp',
+        'images/b.jpg',
+        'images/b-320w.webp',
+      ]);
     }
     const { imageSize } = await import('image-size');
     expect(imageSize(readFileSync(path.join(out[0], 'images/a-640w.webp')))).toMatchObject({ type: 'webp', width: 640, height: 320 });

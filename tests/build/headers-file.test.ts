@@ -28,7 +28,14 @@ function parse(text: string): Array<{ path: string; headers: Record<string, stri
 
 /** Headers of every rule matching a URL path (`*` matches any run of characters), combined. */
 function headersFor(rules: ReturnType<typeof parse>, urlPath: string): Record<string, string> {
-  const matching = rules.filter((r) => new RegExp(`^${r.path.split('*').map((s) => s.replace(/[.?+^$[\]\\(){}|-]/g, '\\$&')).join('.*')}$`).test(urlPath));
+  const matching = rules.filter((r) =>
+    new RegExp(
+      `^${r.path
+        .split('*')
+        .map((s) => s.replace(/[.?+^$[\]\\(){}|-]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(urlPath),
+  );
   return Object.assign({}, ...matching.map((r) => r.headers));
 }
 
@@ -54,7 +61,9 @@ describe('dist/_headers', () => {
     expect(headersFor(parse(withAnalytics), '/')['Content-Security-Policy']).toBeUndefined();
     expect(headersFor(parse(withAnalytics), '/')['X-Frame-Options']).toBe('DENY');
     expect(withAnalytics).toMatch(/^# No Content-Security-Policy: /m);
-    const elsewhere = headersFor(parse(headersFile({ ...site, inquiryEndpoint: 'https://forms.example.net/v1/inquiry' })), '/contact-us')['Content-Security-Policy'];
+    const elsewhere = headersFor(parse(headersFile({ ...site, inquiryEndpoint: 'https://forms.example.net/v1/inquiry' })), '/contact-us')[
+      'Content-Security-Policy'
+    ];
     expect(elsewhere).toContain("form-action 'self' https://forms.example.net");
     expect(elsewhere).toContain("connect-src 'self' https://forms.example.net");
   });
@@ -70,7 +79,9 @@ describe('dist/_headers', () => {
     expect(pages.length).toBeGreaterThan(5);
     for (const file of pages) {
       const urlPath = '/' + file.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '');
-      expect(headersFor(rules, urlPath)['Content-Security-Policy'], file).toBe(contentSecurityPolicy(inlineHashes(readFileSync(path.join(dist, file), 'utf8'))));
+      expect(headersFor(rules, urlPath)['Content-Security-Policy'], file).toBe(
+        contentSecurityPolicy(inlineHashes(readFileSync(path.join(dist, file), 'utf8'))),
+      );
     }
   }, 120_000);
 });

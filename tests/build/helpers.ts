@@ -55,8 +55,18 @@ export function build(work: string, extra: string[] = [], env?: Record<string, s
  * `site build` with the render API of `renderModule` (a module URL, see HOOKS), printing and exiting as the
  * CLI does: tests/build/build-with-renderer.mjs.
  */
-export function buildWithRenderer(work: string, renderModule: string, options: { concurrency?: number; env?: Record<string, string>; data?: string } = {}): Promise<Run> {
-  const args = [path.join(ROOT, 'tests/build/build-with-renderer.mjs'), renderModule, options.data ?? SMALL, path.join(work, 'dist'), path.join(work, 'reports')];
+export function buildWithRenderer(
+  work: string,
+  renderModule: string,
+  options: { concurrency?: number; env?: Record<string, string>; data?: string } = {},
+): Promise<Run> {
+  const args = [
+    path.join(ROOT, 'tests/build/build-with-renderer.mjs'),
+    renderModule,
+    options.data ?? SMALL,
+    path.join(work, 'dist'),
+    path.join(work, 'reports'),
+  ];
   if (options.concurrency !== undefined) args.push(String(options.concurrency));
   return run(process.execPath, args, { env: options.env });
 }

@@ -131,7 +131,8 @@ const BIN = path.join(ROOT, 'bin/site');
 
 function requireStrace(): void {
   const probe = spawnSync('strace', ['-V'], { encoding: 'utf8' });
-  if (probe.error !== undefined || probe.status !== 0) throw new Error('these tests need strace (apt-get install -y strace) to hold the build between its two renames');
+  if (probe.error !== undefined || probe.status !== 0)
+    throw new Error('these tests need strace (apt-get install -y strace) to hold the build between its two renames');
 }
 
 /**
@@ -142,15 +143,39 @@ function requireStrace(): void {
 async function killBetweenRenames(work: string): Promise<number> {
   const dist = path.join(work, 'dist');
   const renames = '?rename,?renameat,?renameat2';
-  const traced = spawn('strace', ['-f', '-qq', '-o', '/dev/null', '-e', `trace=${renames}`, '-e', `inject=${renames}:delay_exit=1500000`, process.execPath, BIN, 'build', '--data-dir', SMALL, '--out', dist, '--reports', path.join(work, 'reports')], {
-    stdio: 'ignore',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+  const traced = spawn(
+    'strace',
+    [
+      '-f',
+      '-qq',
+      '-o',
+      '/dev/null',
+      '-e',
+      `trace=${renames}`,
+      '-e',
+      `inject=${renames}:delay_exit=1500000`,
+      process.execPath,
+      BIN,
+      'build',
+      '--data-dir',
+      SMALL,
+      '--out',
+      dist,
+      '--reports',
+      path.join(work, 'reports'),
+    ],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
   const exited = new Promise<void>((resolve) => traced.on('exit', () => resolve()));
   const deadline = Date.now() + 90_000;
   try {
     while (Date.now() < deadline) {
-      const aside = readdirSync(work).map((n) => /^dist\.old-\d+-(\d+)$/.exec(n)).find((m) => m !== null);
+      const aside = readdirSync(work)
+        .map((n) => /^dist\.old-\d+-(\d+)$/.exec(n))
+        .find((m) => m !== null);
       if (aside != null && !existsSync(dist)) {
         const pid = Number(aside[1]);
         process.kill(pid, 'SIGKILL');
@@ -199,7 +224,9 @@ describe('a build SIGKILLed between the two renames of its swap', () => {
     expect((await build(work)).code).toBe(0);
     await killBetweenRenames(work);
     expect(existsSync(dist)).toBe(false);
-    const server = spawn(process.execPath, [BIN, 'serve', '--dir', dist, '--port', '0', '--data-dir', path.join(work, 'inquiries')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(process.execPath, [BIN, 'serve', '--dir', dist, '--port', '0', '--data-dir', path.join(work, 'inquiries')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       let stderr = '';
       const url = await new Promise<string>((resolve, reject) => {

@@ -31,4 +31,3 @@ export function extractLinksWithCheerio(html: string, pagePath: string, origin: 
   });
   return { internal: [...internal], unsafe: [...unsafe] };
 }
-

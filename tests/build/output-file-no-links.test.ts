@@ -41,7 +41,7 @@ const setup = () => {
 };
 const sameFile = (a: string, b: string) => statSync(a).ino === statSync(b).ino;
 
-describe('a page\'s twin where the file system has no hard links', () => {
+describe("a page's twin where the file system has no hard links", () => {
   test.each(['EPERM', 'EXDEV', 'ENOTSUP', 'EMLINK'])('%s: the twin is a copy of the page', (code) => {
     const { page, twin } = setup();
     links.failures = [code];
@@ -76,7 +76,7 @@ describe('a page\'s twin where the file system has no hard links', () => {
     expect(readFileSync(twin, 'utf8')).toBe('same');
   });
 
-  test('any other error is the build\'s: it is thrown, not papered over with a copy', () => {
+  test("any other error is the build's: it is thrown, not papered over with a copy", () => {
     const { page, twin } = setup();
     links.failures = ['EACCES'];
     expect(() => writeOutputFile(page, ['page'], true, twin)).toThrow(/EACCES/);

@@ -81,7 +81,7 @@ describe('writeOutputFile', () => {
   });
 });
 
-describe('a page\'s .html twin', () => {
+describe("a page's .html twin", () => {
   const setup = () => {
     const root = scratch();
     mkdirSync(path.join(root, 'herb-extract'));
@@ -127,15 +127,15 @@ describe('a page\'s .html twin', () => {
     expect(readFileSync(kept, 'utf8')).toBe('old');
   });
 
-  test('a new page\'s twin replaces a file already there, without writing through it', () => {
+  test("a new page's twin replaces a file already there, without writing through it", () => {
     const { root, page, twin } = setup();
-    writeFileSync(twin, 'someone else\'s');
+    writeFileSync(twin, "someone else's");
     const kept = path.join(root, 'kept-elsewhere.html');
     linkSync(twin, kept);
     writeOutputFile(page, ['page'], true, twin);
     expect(readFileSync(twin, 'utf8')).toBe('page');
     expect(sameFile(page, twin)).toBe(true);
-    expect(readFileSync(kept, 'utf8')).toBe('someone else\'s');
+    expect(readFileSync(kept, 'utf8')).toBe("someone else's");
   });
 });
 
@@ -149,7 +149,7 @@ describe('planTwins', () => {
     expect(clashes).toEqual([]);
   });
 
-  test('leaves out a twin that would take the name of another page\'s file or folder, or of a file the build writes', () => {
+  test("leaves out a twin that would take the name of another page's file or folder, or of a file the build writes", () => {
     const files = ['index.html', '404/index.html', 'a/index.html', 'a.html/b/index.html', 'x/index.html/y/index.html', 'x/index.html', 'ok/index.html'];
     const { twins, clashes } = planTwins(files);
     expect(clashes).toEqual([
@@ -166,7 +166,7 @@ describe('planRoutes with twins', () => {
   const route = (path: string, output: string, pointer: string) => ({ path, output, declarations: [pointer] }) as unknown as ResolvedRoute;
   const routes = [route('/', 'index.html', '/0'), route('/404', '404/index.html', '/1'), route('/herb-extract', 'herb-extract/index.html', '/2')];
 
-  test('marks the pages that get a twin, and warns, at the route\'s declaration, about one whose twin would take another file\'s name', () => {
+  test("marks the pages that get a twin, and warns, at the route's declaration, about one whose twin would take another file's name", () => {
     const { plan, diagnostics } = planRoutes(routes, 'data/routes.json');
     expect(plan.map((p) => [p.file, p.twin === true])).toEqual([
       ['index.html', false],

@@ -81,7 +81,11 @@ describe('writeStampedOutputFile', () => {
     writeFileSync(target, '<p>PAGE</p>'); // same size, same inode
     utimesSync(target, second1, second1);
     expect(lstatSync(target, { bigint: true }).mtimeNs).toBe(BigInt(second1) * 1_000_000_000n);
-    expect(first.stamp.split('.').slice(0, 4)).toEqual(stampOf(lstatSync(target, { bigint: true }), '').split('.').slice(0, 4));
+    expect(first.stamp.split('.').slice(0, 4)).toEqual(
+      stampOf(lstatSync(target, { bigint: true }), '')
+        .split('.')
+        .slice(0, 4),
+    );
     const second = writeStampedOutputFile(target, ['<p>page</p>'], false, undefined, first.stamp);
     expect(readFileSync(target, 'utf8')).toBe('<p>page</p>');
     expect(second.stamp).toBe(stampOf(lstatSync(target, { bigint: true }), pageDigest(Buffer.from('<p>page</p>'))));
@@ -113,7 +117,7 @@ describe('writeStampedOutputFile', () => {
     expect(result.stamp).toBe(stampOf(lstatSync(target, { bigint: true }), pageDigest(Buffer.from('<p>same</p>'))));
   });
 
-  test('twins: a relinked twin moves the page\'s change time, and the stamp returned is the one the next build finds', () => {
+  test("twins: a relinked twin moves the page's change time, and the stamp returned is the one the next build finds", () => {
     const root = scratch();
     mkdirSync(path.join(root, 'herb-extract'));
     const page = path.join(root, 'herb-extract/index.html');
@@ -131,8 +135,8 @@ describe('writeStampedOutputFile', () => {
   });
 });
 
-describe('the record of a folder\'s stamps', () => {
-  test('is kept under the folder\'s identity, survives its renames, and is forgotten once taken', () => {
+describe("the record of a folder's stamps", () => {
+  test("is kept under the folder's identity, survives its renames, and is forgotten once taken", () => {
     const cache = scratch();
     const root = scratch();
     const folder = path.join(root, '.dist-1-tmp');
@@ -152,7 +156,7 @@ describe('the record of a folder\'s stamps', () => {
     expect(takeStamps(cache, spare).size).toBe(0);
   });
 
-  test('a dropped record (a failed build) leaves nothing behind; another folder\'s record is not this one\'s', () => {
+  test("a dropped record (a failed build) leaves nothing behind; another folder's record is not this one's", () => {
     const cache = scratch();
     const a = scratch();
     const b = scratch();

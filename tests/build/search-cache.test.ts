@@ -40,9 +40,27 @@ const catalogueWith = (text: string) =>
   ({
     products: [
       {
-        id: 'p1', slug: 'p1', name: 'Bulk Curcumin', category: 'c', listedIn: [], latinName: 'Curcuma longa', specification: '95%',
-        appearance: 'Yellow powder', certifications: [], package: [], delivery: '', moq: '', freeSample: true, summary: 'Curcumin',
-        description: [para(text)], applications: [], claims: [], images: [], relatedProducts: [], relatedArticles: [], updated: '2024-01-01',
+        id: 'p1',
+        slug: 'p1',
+        name: 'Bulk Curcumin',
+        category: 'c',
+        listedIn: [],
+        latinName: 'Curcuma longa',
+        specification: '95%',
+        appearance: 'Yellow powder',
+        certifications: [],
+        package: [],
+        delivery: '',
+        moq: '',
+        freeSample: true,
+        summary: 'Curcumin',
+        description: [para(text)],
+        applications: [],
+        claims: [],
+        images: [],
+        relatedProducts: [],
+        relatedArticles: [],
+        updated: '2024-01-01',
       },
     ],
     articles: [],
@@ -123,6 +141,8 @@ describe('indexInWorker', () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const c = catalogueWith('Another text.');
     expect(await cachedSearchIndex(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
-    expect(await cachedSearchIndex(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(buildSearchIndex(c, routes));
+    expect(await cachedSearchIndex(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(
+      buildSearchIndex(c, routes),
+    );
   });
 });

@@ -33,12 +33,16 @@ describe('site build refuses routes it or a host cannot serve', () => {
     ['/_headers', 'check/path-reserved', /Route path "\/_headers" would clash with \/_headers, the file of response headers/],
     ['/api/inquiry', 'check/path-reserved', /Route path "\/api\/inquiry" is the inquiry endpoint \(inquiryEndpoint in \S*site\.json\)/],
     ['/.well-known/about', 'check/path-dot-segment', /Route path "\/\.well-known\/about" has a segment starting with "\."/],
-  ])('%s', async (route, code, message) => {
-    const run = await build(work, [], undefined, aboutAt(route));
-    expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain(code);
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).not.toMatch(/^\s+at /m); // a diagnostic, not a crash
-    expect(snapshot(path.join(work, 'dist'))).toEqual(before);
-  }, 120_000);
+  ])(
+    '%s',
+    async (route, code, message) => {
+      const run = await build(work, [], undefined, aboutAt(route));
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(code);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(/^\s+at /m); // a diagnostic, not a crash
+      expect(snapshot(path.join(work, 'dist'))).toEqual(before);
+    },
+    120_000,
+  );
 });

@@ -213,7 +213,10 @@ describe('diagnostic messages an editor can act on', () => {
       .filter((d) => d.code === 'check/image-clash')
       .map((d) => [d.file.slice(data.length + 1), d.message]);
     expect(clashes).toEqual([
-      ['images/logo.svg', "This file would be published at /images/logo.svg, where the build writes the site's logo; rename the file (and the src that names it)."],
+      [
+        'images/logo.svg',
+        "This file would be published at /images/logo.svg, where the build writes the site's logo; rename the file (and the src that names it).",
+      ],
       [
         'images/photos/strip-640w.webp',
         `This file would be published at /images/photos/strip-640w.webp, where the build writes a 640-pixel copy of ${data}/images/photos/strip.jpg; rename the file (and the src that names it).`,
@@ -251,7 +254,9 @@ describe('diagnostic messages an editor can act on', () => {
   });
 
   it('two routes writing one file list both', async () => {
-    expect(await message('check-same-output-file', 'check/output-collision')).toBe('Routes /thanks (/27) and /thanks/ (/28) are both written to dist/thanks/index.html; keep one path.');
+    expect(await message('check-same-output-file', 'check/output-collision')).toBe(
+      'Routes /thanks (/27) and /thanks/ (/28) are both written to dist/thanks/index.html; keep one path.',
+    );
   });
 
   it('a name convention error says the expected name', async () => {
@@ -348,7 +353,9 @@ describe('routes that pass the path syntax but that the build or a host cannot s
 
   it('a route at the inquiry endpoint of site.json (answered 405 by site serve) is refused, with or without a trailing slash', async () => {
     const [plain] = await pathErrors('/api/inquiry');
-    expect(plain).toMatch(/^error check\/path-reserved: Route path "\/api\/inquiry" is the inquiry endpoint \(inquiryEndpoint in .*site\.json\), which site serve answers for POST only: the page would answer 405\./);
+    expect(plain).toMatch(
+      /^error check\/path-reserved: Route path "\/api\/inquiry" is the inquiry endpoint \(inquiryEndpoint in .*site\.json\), which site serve answers for POST only: the page would answer 405\./,
+    );
     expect((await pathErrors('/api/inquiry/'))[0]).toMatch(/^error check\/path-reserved: Route path "\/api\/inquiry\/" is the inquiry endpoint/);
     expect(await pathErrors('/api/inquiry-form')).toEqual([]);
   });
@@ -414,12 +421,42 @@ describe('compareDiagnostics', () => {
 describe('links: the check and the renderer judge alike', () => {
   // Whatever the check lets through renders as a link; whatever it refuses would render as text.
   const HREFS = [
-    '/products', ' /herb-extract ', 'https://example.com/a?b=1&c=2', 'HTTP://example.com', 'mailto:sales@example.com', 'tel:+8629123', '#inquire', '?type=quote', 'relative/path',
-    '\u0001https://example.com/x\u0000 ', 'https://example.com/a\u0000b',
-    'javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)', '\u0001javascript:alert(1)', ' \u0000 javascript:alert(1)',
-    'java\u0001script:alert(1)', 'java\u0085script:alert(1)', 'java\u200bscript:alert(1)', '&#106;avascript:alert(1)', '&#x6a;avascript:alert(1)', '&#106avascript:alert(1)', 'javascript&colon;alert(1)',
-    'https://example.com/?a=1&amp;b=2', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox', '//evil.example', '/\\evil.example', '\\\\evil.example', '/\t/evil.example',
-    'https://exa mple.com', 'https://example.com:99999/', 'http://', '1x:y', ' ',
+    '/products',
+    ' /herb-extract ',
+    'https://example.com/a?b=1&c=2',
+    'HTTP://example.com',
+    'mailto:sales@example.com',
+    'tel:+8629123',
+    '#inquire',
+    '?type=quote',
+    'relative/path',
+    '\u0001https://example.com/x\u0000 ',
+    'https://example.com/a\u0000b',
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    '\u0001javascript:alert(1)',
+    ' \u0000 javascript:alert(1)',
+    'java\u0001script:alert(1)',
+    'java\u0085script:alert(1)',
+    'java\u200bscript:alert(1)',
+    '&#106;avascript:alert(1)',
+    '&#x6a;avascript:alert(1)',
+    '&#106avascript:alert(1)',
+    'javascript&colon;alert(1)',
+    'https://example.com/?a=1&amp;b=2',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox',
+    '//evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/\t/evil.example',
+    'https://exa mple.com',
+    'https://example.com:99999/',
+    'http://',
+    '1x:y',
+    ' ',
   ];
 
   it('every link the check passes renders as an anchor, and every one it refuses does not', async () => {
@@ -430,13 +467,21 @@ describe('links: the check and the renderer judge alike', () => {
     writeFileSync(file, JSON.stringify(news));
     const catalogue = await load(data);
     const found = checkCatalogue(catalogue);
-    const refused = new Set(found.filter((d) => d.code === 'check/unsafe-link' || d.code === 'check/invalid-link').map((d) => Number(/^\/body\/0\/text\/(\d+)\/href$/.exec(d.pointer)![1])));
+    const refused = new Set(
+      found
+        .filter((d) => d.code === 'check/unsafe-link' || d.code === 'check/invalid-link')
+        .map((d) => Number(/^\/body\/0\/text\/(\d+)\/href$/.exec(d.pointer)![1])),
+    );
     // eslint-disable-next-line no-control-regex
     expect(found.filter((d) => /[\u0000-\u001f\u007f-\u009f]/.test(d.message))).toEqual([]);
     expect(found.filter((d) => d.code === 'check/broken-link')).toEqual([]);
     const route = catalogue.routes.find((r) => r.screen === 'news-detail')!;
     const $ = cheerio(renderRoute(createSiteModel(catalogue, { css: '/a.css', js: '/a.js', search: '/s.js' }), route));
-    const anchors = new Set($('a').toArray().map((a) => $(a).text()));
+    const anchors = new Set(
+      $('a')
+        .toArray()
+        .map((a) => $(a).text()),
+    );
     const verdicts = HREFS.map((href, i) => [href, refused.has(i) ? 'refused' : 'passed', anchors.has(`link-${i}`) ? 'anchor' : 'text']);
     expect(verdicts.filter(([, check, page]) => (check === 'passed') !== (page === 'anchor'))).toEqual([]);
     expect(verdicts.filter(([, check]) => check === 'passed').map(([href]) => href)).toEqual(HREFS.slice(0, 11));

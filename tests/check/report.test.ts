@@ -6,8 +6,24 @@ import { applyStrict, countCatalogue, formatAnnotations, formatJson, formatText,
 import { loadCatalogue } from '../../src/load/index.js';
 import { BASE_DATA } from './fixture.js';
 
-const warning: Diagnostic = { code: 'check/empty-meta', severity: 'warning', file: 'data/routes.json', pointer: '/12/meta', line: 160, column: 5, message: 'Route /x has an empty meta title.' };
-const error: Diagnostic = { code: 'load/schema', severity: 'error', file: 'data/products/a,b.json', pointer: '/moq', line: 1, column: 1, message: 'moq: 100% missing,\nreally.' };
+const warning: Diagnostic = {
+  code: 'check/empty-meta',
+  severity: 'warning',
+  file: 'data/routes.json',
+  pointer: '/12/meta',
+  line: 160,
+  column: 5,
+  message: 'Route /x has an empty meta title.',
+};
+const error: Diagnostic = {
+  code: 'load/schema',
+  severity: 'error',
+  file: 'data/products/a,b.json',
+  pointer: '/moq',
+  line: 1,
+  column: 1,
+  message: 'moq: 100% missing,\nreally.',
+};
 
 describe('report', () => {
   it('--strict turns warnings into errors and leaves the input alone', () => {
@@ -48,7 +64,12 @@ describe('report', () => {
     expect(lines).toContain('data/routes.json:160:5  warning  check/empty-meta  Route /x has an empty meta title.');
     expect(lines.at(-2)).toBe('By code: check/empty-meta 1, load/schema 1');
     expect(lines.at(-1)).toBe('✖ The catalogue has problems: 1 error, 1 warning.');
-    expect(formatText([], countCatalogue(null, [], []), painter(false)).trimEnd().split('\n').at(-1)).toBe('✔ The catalogue is consistent: 0 errors, 0 warnings.');
+    expect(
+      formatText([], countCatalogue(null, [], []), painter(false))
+        .trimEnd()
+        .split('\n')
+        .at(-1),
+    ).toBe('✔ The catalogue is consistent: 0 errors, 0 warnings.');
   });
 
   it('colours only when asked', () => {
@@ -61,7 +82,17 @@ describe('report', () => {
     const counts = countCatalogue(null, [], [warning]);
     const doc = JSON.parse(formatJson([{ ...warning, line: undefined, column: undefined }], counts));
     expect(doc).toEqual({
-      diagnostics: [{ code: 'check/empty-meta', severity: 'warning', file: 'data/routes.json', pointer: '/12/meta', line: null, column: null, message: 'Route /x has an empty meta title.' }],
+      diagnostics: [
+        {
+          code: 'check/empty-meta',
+          severity: 'warning',
+          file: 'data/routes.json',
+          pointer: '/12/meta',
+          line: null,
+          column: null,
+          message: 'Route /x has an empty meta title.',
+        },
+      ],
       counts,
     });
   });

@@ -40,7 +40,7 @@ interface JsonReport {
 const WART_CODES = new Set(['check/path-legacy-case', 'check/path-edge-hyphen', 'check/duplicate-route', 'check/nodeid-not-hex', 'check/empty-meta']);
 
 describe('site check on the shipped catalogue', () => {
-  it('passes with exit 0; its warnings are exactly the spec\'s warts', () => {
+  it("passes with exit 0; its warnings are exactly the spec's warts", () => {
     expect(existsSync(join(SHIPPED, 'routes.json')), 'data/ (the shipped catalogue) is missing').toBe(true);
     const r = site(['check', '--json']);
     expect(r.stderr).toBe('');
@@ -148,7 +148,10 @@ describe('site check on bytes, links and sizes it must not publish', () => {
     const dir = mkdtempSync(join(tmpdir(), 'site-cli-faults-'));
     const data = join(dir, 'data');
     cpSync(join(ROOT, 'tests/fixtures/check-base/data'), data, { recursive: true });
-    writeFileSync(join(data, 'news/expo-2024.json'), Buffer.concat([readFileSync(join(data, 'news/expo-2024.json')).subarray(0, 20), Buffer.from([0xff]), Buffer.from('"}')]));
+    writeFileSync(
+      join(data, 'news/expo-2024.json'),
+      Buffer.concat([readFileSync(join(data, 'news/expo-2024.json')).subarray(0, 20), Buffer.from([0xff]), Buffer.from('"}')]),
+    );
     writeFileSync(join(dir, 'outside.json'), readFileSync(join(data, 'products/ginger-extract.json')));
     symlinkSync(join(dir, 'outside.json'), join(data, 'products/outside.json'));
     writeFileSync(join(data, 'products/ginger-extract.json'), readFileSync(join(data, 'products/ginger-extract.json'), 'utf8') + ' '.repeat(5 * 1024 * 1024));
@@ -156,11 +159,13 @@ describe('site check on bytes, links and sizes it must not publish', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout) as JsonReport;
-    expect(doc.diagnostics.map((d) => [d.code, d.file.slice(data.length + 1)])).toEqual([
-      ['load/invalid-utf8', 'news/expo-2024.json'],
-      ['load/link-outside-data', 'products/outside.json'],
-      ['load/file-too-large', 'products/ginger-extract.json'],
-    ].sort((a, b) => (a[1] < b[1] ? -1 : 1)));
+    expect(doc.diagnostics.map((d) => [d.code, d.file.slice(data.length + 1)])).toEqual(
+      [
+        ['load/invalid-utf8', 'news/expo-2024.json'],
+        ['load/link-outside-data', 'products/outside.json'],
+        ['load/file-too-large', 'products/ginger-extract.json'],
+      ].sort((a, b) => (a[1] < b[1] ? -1 : 1)),
+    );
     const utf8 = doc.diagnostics.find((d) => d.code === 'load/invalid-utf8')!;
     const before = readFileSync(join(ROOT, 'tests/fixtures/check-base/data/news/expo-2024.json'), 'utf8').slice(0, 20).split('\n');
     expect([utf8.line, utf8.column]).toEqual([before.length, before.at(-1)!.length + 1]);

@@ -37,7 +37,10 @@ const product = (id: string, name: string, text: string) => ({
 });
 
 const catalogue = {
-  products: [product('p1', 'Bulk Curcumin', 'Turmeric root extract. ' + 'Long text. '.repeat(100)), product('p2', 'Berberine Powder', 'For <script>alert(1)</script> blood sugar.')],
+  products: [
+    product('p1', 'Bulk Curcumin', 'Turmeric root extract. ' + 'Long text. '.repeat(100)),
+    product('p2', 'Berberine Powder', 'For <script>alert(1)</script> blood sugar.'),
+  ],
   articles: [
     {
       id: 'a1',
@@ -88,7 +91,10 @@ describe('search index', () => {
     expect(indexedTextChars(1_000_000)).toBe(MIN_INDEXED_TEXT_CHARS);
     const products = Array.from({ length: 4_000 }, (_, i) => product(`p${i}`, `Product ${i}`, `Opening words of ${i}. ` + 'More text here. '.repeat(400)));
     const big = { ...catalogue, products } as unknown as Catalogue;
-    const docs = searchDocuments(big, products.map((p) => ({ path: `/p/${p.id}`, screen: 'product', nodeid: p.id })));
+    const docs = searchDocuments(
+      big,
+      products.map((p) => ({ path: `/p/${p.id}`, screen: 'product', nodeid: p.id })),
+    );
     const cap = indexedTextChars(4_000 + catalogue.articles.length + catalogue.news.length);
     expect(cap).toBeLessThan(INDEXED_TEXT_CHARS);
     expect(docs).toHaveLength(4_000);
@@ -178,7 +184,11 @@ describe('search over the shipped catalogue', () => {
     const out = buildSearchIndex(checked.catalogue!, checked.routes);
     const served = new Map(out.files.map((f) => [`/${f.path}`, f.contents]));
     const realFetch = globalThis.fetch;
-    globalThis.fetch = (async (url: string) => ({ ok: served.has(url), status: 404, json: async () => JSON.parse(served.get(url)!) })) as unknown as typeof fetch;
+    globalThis.fetch = (async (url: string) => ({
+      ok: served.has(url),
+      status: 404,
+      json: async () => JSON.parse(served.get(url)!),
+    })) as unknown as typeof fetch;
     try {
       const { loadEngine } = await import('../../src/client/search-engine.js');
       const engine = await loadEngine();

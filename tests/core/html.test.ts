@@ -21,9 +21,7 @@ function tokens(html: string): string[] {
 
 describe('the HTML tokenizer', () => {
   test('hands over tags, text and the trailing text; skips comments, doctypes and processing instructions', () => {
-    expect(tokens('<!doctype html><p class="a>b">x<!-- <a href="/no"> --><?pi?>y</P>z')).toEqual([
-      '<p| class="a>b">', 'text x', 'text y', '</P>', 'rest z',
-    ]);
+    expect(tokens('<!doctype html><p class="a>b">x<!-- <a href="/no"> --><?pi?>y</P>z')).toEqual(['<p| class="a>b">', 'text x', 'text y', '</P>', 'rest z']);
   });
 
   test('a < that starts no tag, or a quote that never closes, stays text', () => {

@@ -102,7 +102,7 @@ describe('site audit (CLI)', () => {
     expect(run('--format', 'pdf').code).toBe(2);
   });
 
-  it('takes --exclude and the config\'s exclude, and an --origin with a path', () => {
+  it("takes --exclude and the config's exclude, and an --origin with a path", () => {
     const { dir, run } = fixture(FAULTS);
     const pages = (r: { stdout: string }) => JSON.parse(r.stdout).pages.map((p: { url: string }) => p.url) as string[];
     const all = pages(run('--json', '--fail-on', 'none'));

@@ -37,7 +37,10 @@ function audit(...args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
-async function findings(url: string, ...args: string[]): Promise<{ code: number | null; json: { findings: Finding[]; crawl: { urls: Array<{ url: string; status: number | null }> } } }> {
+async function findings(
+  url: string,
+  ...args: string[]
+): Promise<{ code: number | null; json: { findings: Finding[]; crawl: { urls: Array<{ url: string; status: number | null }> } } }> {
   const r = await audit(url, '--json', ...args);
   if (r.stdout === '') throw new Error(`site audit ${url} printed nothing: ${r.stderr}`);
   return { code: r.code, json: JSON.parse(r.stdout) };
@@ -92,7 +95,7 @@ describe('site audit URL on site serve', () => {
   });
 });
 
-describe('site audit URL on Python\'s http.server', () => {
+describe("site audit URL on Python's http.server", () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await pythonServer(SITE);
@@ -104,7 +107,9 @@ describe('site audit URL on Python\'s http.server', () => {
     expect(code).toBe(1);
     const messages = (rule: string) => byRule(json.findings, rule).map((f) => f.message);
     expect(messages('http/client-error')).toEqual(expect.arrayContaining([expect.stringMatching(/\/missing\.js answered 404/)]));
-    expect(messages('http/trailing-slash-redirect')).toEqual([expect.stringMatching(/\/docs redirects to \/docs\/, which differs only in its trailing slash; linked from \//)]);
+    expect(messages('http/trailing-slash-redirect')).toEqual([
+      expect.stringMatching(/\/docs redirects to \/docs\/, which differs only in its trailing slash; linked from \//),
+    ]);
     expect(byRule(json.findings, 'http/canonical-redirects').map((f) => f.url)).toEqual(['/docs']);
     // Python answers unknown URLs 404: neither not-found rule fires.
     expect(byRule(json.findings, 'http/soft-404')).toEqual([]);
@@ -148,7 +153,11 @@ describe('site audit URL on nginx', () => {
     expect(messages('http/redirect-chain')).toEqual([expect.stringContaining(`${origin}/chain-1 takes 3 redirects`)]);
     expect(byRule(json.findings, 'http/noindex-header').map((f) => f.url)).toEqual(['/noindex.html']);
     expect(byRule(json.findings, 'sitemap/non-indexable-url').map((f) => f.url)).toEqual(['/noindex.html']);
-    expect(byRule(json.findings, 'http/canonical-redirects').map((f) => f.url).sort()).toEqual(['/canon-source.html', '/docs']);
+    expect(
+      byRule(json.findings, 'http/canonical-redirects')
+        .map((f) => f.url)
+        .sort(),
+    ).toEqual(['/canon-source.html', '/docs']);
     expect(messages('http/server-error')).toEqual([`${origin}/error answered 500; linked from /.`]);
     expect(messages('http/client-error')).toEqual([`${origin}/missing.js answered 404; linked from /.`]);
     expect(messages('http/trailing-slash-redirect')).toHaveLength(1);
@@ -158,8 +167,12 @@ describe('site audit URL on nginx', () => {
 
   it('finds the soft 404 and the not-found page answered 200', async () => {
     const soft = await findings(servers.urls[1], '--fail-on', 'none');
-    expect(byRule(soft.json.findings, 'http/soft-404').map((f) => f.message)).toEqual([expect.stringContaining('a made-up URL, answered 200 with a page ("Crawl fixture home - crawl fault fixture site")')]);
+    expect(byRule(soft.json.findings, 'http/soft-404').map((f) => f.message)).toEqual([
+      expect.stringContaining('a made-up URL, answered 200 with a page ("Crawl fixture home - crawl fault fixture site")'),
+    ]);
     const status = await findings(servers.urls[2], '--fail-on', 'none');
-    expect(byRule(status.json.findings, 'http/not-found-status').map((f) => f.message)).toEqual([expect.stringContaining('answered 200 with a not-found page instead of 404')]);
+    expect(byRule(status.json.findings, 'http/not-found-status').map((f) => f.message)).toEqual([
+      expect.stringContaining('answered 200 with a not-found page instead of 404'),
+    ]);
   });
 });

@@ -41,7 +41,11 @@ describe('site audit --lighthouse', () => {
       for (const score of Object.values(page.scores)) expect(score).toBeGreaterThanOrEqual(0);
       expect(page.scores.seo).toBeGreaterThanOrEqual(0.9);
     }
-    const under = lighthouse.flatMap((p) => Object.entries(p.scores).filter(([, s]) => Math.round(s * 100) < 100).map(([c]) => `${p.url} ${c}`));
+    const under = lighthouse.flatMap((p) =>
+      Object.entries(p.scores)
+        .filter(([, s]) => Math.round(s * 100) < 100)
+        .map(([c]) => `${p.url} ${c}`),
+    );
     const budget = r.report.findings.filter((f: { rule: string }) => f.rule === 'lighthouse/budget');
     expect(budget.map((f: { url: string; message: string }) => `${f.url} ${/Lighthouse (\S+) scored/.exec(f.message)![1]}`).sort()).toEqual(under.sort());
     expect(r.code).toBe(under.length > 0 ? 1 : 0);

@@ -55,6 +55,11 @@ describe('site audit on the shipped catalogue', () => {
   it('explains the meta the build filled in, route by route', () => {
     const filled = routes.filter((r) => r.metaFallback.length > 0).map((r) => r.path);
     expect(filled.length).toBeGreaterThan(0);
-    expect(report.findings.filter((f) => f.rule === 'meta/filled-by-build').map((f) => f.url).sort()).toEqual(filled.sort());
+    expect(
+      report.findings
+        .filter((f) => f.rule === 'meta/filled-by-build')
+        .map((f) => f.url)
+        .sort(),
+    ).toEqual(filled.sort());
   });
 });

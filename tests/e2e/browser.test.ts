@@ -95,12 +95,18 @@ describe('slider', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     expect(await attr(slider, 'data-index')).toBe(String(count - 1));
-    expect(await slider.locator('[data-slide]').first().evaluate((s) => (s as HTMLElement).inert)).toBe(true);
+    expect(
+      await slider
+        .locator('[data-slide]')
+        .first()
+        .evaluate((s) => (s as HTMLElement).inert),
+    ).toBe(true);
 
     // Swipe (touch pointer) left → next.
     await slider.evaluate((el) => {
       const track = el.querySelector('.slider-track')!;
-      const at = (type: string, x: number) => track.dispatchEvent(new PointerEvent(type, { pointerType: 'touch', clientX: x, clientY: 50, bubbles: true, pointerId: 7 }));
+      const at = (type: string, x: number) =>
+        track.dispatchEvent(new PointerEvent(type, { pointerType: 'touch', clientX: x, clientY: 50, bubbles: true, pointerId: 7 }));
       at('pointerdown', 300);
       at('pointerup', 180);
     });
@@ -112,7 +118,7 @@ describe('slider', () => {
     await context.close();
   });
 
-  it('shows each slide exactly in the slider\'s box, however far it has stepped, on a phone and a desktop', async () => {
+  it("shows each slide exactly in the slider's box, however far it has stepped, on a phone and a desktop", async () => {
     for (const width of [375, 1200]) {
       // Reduced motion: no transition, so the position is final as soon as the index changes.
       const { context, page } = await open(await sliderPage(), { viewport: { width, height: 800 }, reducedMotion: 'reduce' });
@@ -126,7 +132,10 @@ describe('slider', () => {
           const slide = el.querySelectorAll('[data-slide]')[n].getBoundingClientRect();
           return [slide.left - box.left, slide.width - box.width];
         }, i);
-        expect(offset.map((d) => Math.abs(d)).every((d) => d < 1), `slide ${i + 1} of ${count} at ${width} px: ${offset.join(', ')}`).toBe(true);
+        expect(
+          offset.map((d) => Math.abs(d)).every((d) => d < 1),
+          `slide ${i + 1} of ${count} at ${width} px: ${offset.join(', ')}`,
+        ).toBe(true);
       }
       await context.close();
     }
@@ -281,12 +290,21 @@ describe('print', () => {
     await article.context.close();
   });
 
-  it('prints a product page as a spec sheet: its content and the company\'s contacts, without what only works on screen', async () => {
+  it("prints a product page as a spec sheet: its content and the company's contacts, without what only works on screen", async () => {
     const { context, page } = await open(routeOf(site, 'product'), { viewport: { width: 700, height: 1000 } });
     await page.emulateMedia({ media: 'print' });
     const shown = (selector: string) => page.locator(selector).first().isVisible();
     for (const selector of ['h1', 'table.attributes', '.product .prose', '.site-footer address', '.brand']) expect(await shown(selector), selector).toBe(true);
-    for (const selector of ['.site-nav', '.search-form', 'form#inquire', '.cta-list', '[data-cta-bar]', '.share', '.breadcrumbs', 'section[aria-labelledby^="related-"]']) {
+    for (const selector of [
+      '.site-nav',
+      '.search-form',
+      'form#inquire',
+      '.cta-list',
+      '[data-cta-bar]',
+      '.share',
+      '.breadcrumbs',
+      'section[aria-labelledby^="related-"]',
+    ]) {
       expect(await shown(selector), selector).toBe(false);
     }
     // The artwork beside the facts, not a page-wide square above them.
@@ -316,19 +334,22 @@ describe('navigation', () => {
 
     // A link to another page: it opens at the top, not at the old offset.
     await page.evaluate(() => window.scrollTo(0, 400));
-    await page.evaluate((href) => {
-      const a = document.createElement('a');
-      a.href = href;
-      a.id = 'to-home';
-      a.textContent = 'home';
-      document.body.prepend(a);
-    }, routeOf(site, 'contact'));
+    await page.evaluate(
+      (href) => {
+        const a = document.createElement('a');
+        a.href = href;
+        a.id = 'to-home';
+        a.textContent = 'home';
+        document.body.prepend(a);
+      },
+      routeOf(site, 'contact'),
+    );
     await Promise.all([page.waitForURL(url(routeOf(site, 'contact'))), page.locator('#to-home').click()]);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await context.close();
   });
 
-  it('a long list\'s pagination takes one row on a phone and shows every milestone on a wide screen', async () => {
+  it("a long list's pagination takes one row on a phone and shows every milestone on a wide screen", async () => {
     // The longest paged list, at a page in its middle.
     const paged = site.routes.filter((r) => /\/page-\d+$/.test(r.path));
     const longest = paged.reduce((a, b) => (Number(b.path.split('-').pop()) > Number(a.path.split('-').pop()) ? b : a));
@@ -339,7 +360,9 @@ describe('navigation', () => {
       const { context, page } = await open(middle, { viewport: { width, height: 800 } });
       const tops = await page.locator('.pagination ol > li').evaluateAll((items) =>
         // Centres, not tops: the row centres its items, and milestones are smaller than the current page's neighbours.
-        items.filter((li) => getComputedStyle(li).display !== 'none').map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)),
+        items
+          .filter((li) => getComputedStyle(li).display !== 'none')
+          .map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)),
       );
       const links = await page.locator('.pagination ol a').count();
       await context.close();
@@ -354,7 +377,7 @@ describe('navigation', () => {
     expect(phone.links).toBe(wide.links);
   });
 
-  it('on a phone, the header is two short rows whose menu scrolls sideways, and a product\'s name comes before its artwork', async () => {
+  it("on a phone, the header is two short rows whose menu scrolls sideways, and a product's name comes before its artwork", async () => {
     const product = routeOf(site, 'product');
     const { context, page } = await open(product, { viewport: { width: 375, height: 667 } });
     const header = await page.locator('header.site-header').boundingBox();
@@ -366,7 +389,9 @@ describe('navigation', () => {
     // Every shown entry (the inquiry list's appears once a product is listed) sits on the one row.
     const centres = await page
       .locator('.nav-main > li')
-      .evaluateAll((items) => items.filter((li) => !(li as HTMLElement).hidden).map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)));
+      .evaluateAll((items) =>
+        items.filter((li) => !(li as HTMLElement).hidden).map((li) => Math.round((li.getBoundingClientRect().top + li.getBoundingClientRect().bottom) / 2)),
+      );
     expect(new Set(centres).size).toBe(1);
     const nav = page.locator('.nav-main');
     expect(await nav.evaluate((ul) => ul.scrollWidth > ul.clientWidth)).toBe(true);
@@ -396,9 +421,12 @@ describe('navigation', () => {
     await wide.context.close();
   });
 
-  it('on a phone, the scrolling menu shows the current section\'s entry, without scrolling the page off its fragment, and fades its edge while entries lie past it', async () => {
+  it("on a phone, the scrolling menu shows the current section's entry, without scrolling the page off its fragment, and fades its edge while entries lie past it", async () => {
     const contact = routeOf(site, 'contact');
-    for (const [p, scrolled] of [[contact, false], [`${contact}#contact-form`, true]] as const) {
+    for (const [p, scrolled] of [
+      [contact, false],
+      [`${contact}#contact-form`, true],
+    ] as const) {
       const { context, page } = await open(p, { viewport: { width: 375, height: 667 } });
       const cta = page.locator('.site-nav a.nav-cta[aria-current="page"]');
       await expect.poll(async () => (await cta.boundingBox())!.x + (await cta.boundingBox())!.width).toBeLessThanOrEqual(375);
@@ -502,15 +530,18 @@ describe('navigation', () => {
 
     // A fast navigation (inside the throttle) never shows it.
     await page.evaluate(() => sessionStorage.clear());
-    await page.evaluate((href) => {
-      const bar = document.getElementById('loading-bar')!;
-      new MutationObserver(() => !bar.hidden && sessionStorage.setItem('fast-shown', '1')).observe(bar, { attributes: true, attributeFilter: ['hidden'] });
-      const a = document.createElement('a');
-      a.href = href;
-      a.id = 'fast-link';
-      a.textContent = 'fast';
-      document.body.prepend(a);
-    }, routeOf(site, 'contact'));
+    await page.evaluate(
+      (href) => {
+        const bar = document.getElementById('loading-bar')!;
+        new MutationObserver(() => !bar.hidden && sessionStorage.setItem('fast-shown', '1')).observe(bar, { attributes: true, attributeFilter: ['hidden'] });
+        const a = document.createElement('a');
+        a.href = href;
+        a.id = 'fast-link';
+        a.textContent = 'fast';
+        document.body.prepend(a);
+      },
+      routeOf(site, 'contact'),
+    );
     await Promise.all([page.waitForURL(url(routeOf(site, 'contact'))), page.locator('#fast-link').click()]);
     expect(await page.evaluate(() => sessionStorage.getItem('fast-shown'))).toBeNull();
     await context.close();
@@ -554,7 +585,10 @@ describe('connection', () => {
 
   for (const [name, init] of [
     ['2g', `Object.defineProperty(Navigator.prototype, 'connection', { get: () => ({ effectiveType: '2g', saveData: false, addEventListener() {} }) });`],
-    ['data saver', `Object.defineProperty(Navigator.prototype, 'connection', { get: () => ({ effectiveType: '4g', saveData: true, addEventListener() {} }) });`],
+    [
+      'data saver',
+      `Object.defineProperty(Navigator.prototype, 'connection', { get: () => ({ effectiveType: '4g', saveData: true, addEventListener() {} }) });`,
+    ],
   ] as const) {
     it(`skips prefetch on ${name}`, async () => {
       const { context, page } = await open(routeOf(site, 'home'), {}, init);
@@ -642,7 +676,12 @@ describe('search', () => {
     const max = 50; // SEARCH.maxResults
     const shown = () => results.locator('.search-result').evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.kind));
     const buttons = await results.locator('.search-filters[role="group"] button').evaluateAll((bs) =>
-      bs.map((b) => ({ kind: (b as HTMLElement).dataset.kind, label: b.firstChild!.textContent!.trim(), count: Number(b.querySelector('.search-filter-count')!.textContent), pressed: b.getAttribute('aria-pressed') })),
+      bs.map((b) => ({
+        kind: (b as HTMLElement).dataset.kind,
+        label: b.firstChild!.textContent!.trim(),
+        count: Number(b.querySelector('.search-filter-count')!.textContent),
+        pressed: b.getAttribute('aria-pressed'),
+      })),
     );
     const [all, ...kinds] = buttons;
     expect(all).toEqual({ kind: '', label: 'All', count: kinds.reduce((n, b) => n + b.count, 0), pressed: 'true' });
@@ -797,7 +836,7 @@ describe('inquiry forms', () => {
         const { context, page } = await open(p);
         const form = page.locator('form[data-inquiry-form]').nth(i);
         const action = new URL((await attr(form, 'action'))!, page.url()).pathname;
-        const product = await form.locator('[name="product"]').count() ? await form.locator('[name="product"]').inputValue() : '';
+        const product = (await form.locator('[name="product"]').count()) ? await form.locator('[name="product"]').inputValue() : '';
         await fillValid(form, `Buyer ${i}`);
         await Promise.all([page.waitForURL(url('/thanks')), form.locator('[type="submit"]').click()]);
         expect(server.inquiries).toHaveLength(1);
@@ -816,7 +855,7 @@ describe('inquiry forms', () => {
     }
   });
 
-  it('a product page\'s calls to action land on its form with their choice made, and the inquiry carries it', async () => {
+  it("a product page's calls to action land on its form with their choice made, and the inquiry carries it", async () => {
     const product = routeOf(site, 'product');
     const { context, page } = await open(product);
     const form = page.locator('form#inquire');
@@ -896,12 +935,15 @@ describe('inquiry forms', () => {
     await context.close();
   });
 
-  it('when the endpoint fails, says so without a bare status code, keeps the text and offers the company\'s e-mail', async () => {
+  it("when the endpoint fails, says so without a bare status code, keeps the text and offers the company's e-mail", async () => {
     const { context, page } = await open(routeOf(site, 'contact'));
     const email = await page.locator('.site-footer a[href^="mailto:"]').first().getAttribute('href');
     expect(email, 'the footer has no e-mail link').toMatch(/^mailto:/);
     const form = page.locator('form[data-inquiry-form]').first();
-    for (const [status, retry] of [[503, 'try again in a few minutes'], [404, 'send it again later']] as const) {
+    for (const [status, retry] of [
+      [503, 'try again in a few minutes'],
+      [404, 'send it again later'],
+    ] as const) {
       server.answer = () => ({ status, json: {} });
       await fillValid(form, 'Failed Buyer');
       await form.locator('[type="submit"]').click();
@@ -940,7 +982,13 @@ describe('inquiry forms', () => {
     await form.locator('[name="message"]').fill('Half-written question about 25 kg drums');
     // The draft is in localStorage (kept while typing, not only on leaving).
     await expect
-      .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('site:inquiry-draft:')).map((k) => JSON.parse(localStorage.getItem(k)!).name)))
+      .poll(() =>
+        page.evaluate(() =>
+          Object.keys(localStorage)
+            .filter((k) => k.startsWith('site:inquiry-draft:'))
+            .map((k) => JSON.parse(localStorage.getItem(k)!).name),
+        ),
+      )
       .toEqual(['Draft Buyer']);
     await page.reload();
     const again = page.locator('form[data-inquiry-form]').first();
@@ -1020,7 +1068,10 @@ describe('inquiry forms', () => {
 
 describe('inquiry list', () => {
   it('collects products from their pages, counts them in the menu, fills the contact form with them, and empties once sent', async () => {
-    const products = site.routes.filter((r) => r.screen === 'product').map((r) => r.path).slice(0, 3);
+    const products = site.routes
+      .filter((r) => r.screen === 'product')
+      .map((r) => r.path)
+      .slice(0, 3);
     const { context, page } = await open(products[0]);
     const add = page.locator('[data-inquiry-list-add]');
     const menu = page.locator('.site-nav [data-inquiry-list-link]');
@@ -1131,7 +1182,11 @@ describe('pages', () => {
       );
       expect(sizes.js.gzip, `${screen} JS`).toBeLessThan(15 * 1024);
       expect(sizes.css.gzip, `${screen} CSS`).toBeLessThan(20 * 1024);
-      if (screen !== 'search') expect([...assets].some((a) => a.includes('search')), `${screen} loads search code`).toBe(false);
+      if (screen !== 'search')
+        expect(
+          [...assets].some((a) => a.includes('search')),
+          `${screen} loads search code`,
+        ).toBe(false);
       await context.close();
     }
     console.log('per-page assets (bytes):\n' + rows.join('\n'));

@@ -78,7 +78,12 @@ export async function siteServe(dir: string): Promise<RunningServer> {
 
 export async function pythonServer(dir: string): Promise<RunningServer> {
   const port = await freePort();
-  const child = await started('python3', ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', resolve(dir), String(port)], [port], 'python3 -m http.server');
+  const child = await started(
+    'python3',
+    ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', resolve(dir), String(port)],
+    [port],
+    'python3 -m http.server',
+  );
   return { url: `http://127.0.0.1:${port}/`, stop: stopper(child) };
 }
 

@@ -22,14 +22,7 @@ import { requireFreshBuild } from '../compiled.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Fails (never skips) when Chromium is missing: the suite is part of `npm test`. */
 export async function launchChromium(): Promise<Browser> {

@@ -49,7 +49,9 @@ function validate(files: readonly string[]): VnuMessage[] {
   });
   if (run.error) {
     const missing = (run.error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new Error(missing ? 'java is missing; the HTML validity test needs Java 17 or later: apt-get install default-jre-headless' : `java failed: ${run.error.message}`);
+    throw new Error(
+      missing ? 'java is missing; the HTML validity test needs Java 17 or later: apt-get install default-jre-headless' : `java failed: ${run.error.message}`,
+    );
   }
   if (run.status !== 0) throw new Error(`vnu.jar exited with ${run.status}: ${run.stderr.slice(-2000)}`);
   return (JSON.parse(run.stdout) as { messages: VnuMessage[] }).messages;
@@ -58,7 +60,8 @@ function validate(files: readonly string[]): VnuMessage[] {
 /** The built file of a route: its folder's index.html (its twin, when written, is the same file). */
 const fileOf = (dist: string, route: string) => path.join(dist, route === '/' ? '' : route.slice(1), 'index.html');
 
-const where = (root: string, m: VnuMessage) => `${m.url ? path.relative(root, fileURLToPath(m.url)) : '(no file)'}:${m.lastLine ?? '?'}:${m.firstColumn ?? '?'}`;
+const where = (root: string, m: VnuMessage) =>
+  `${m.url ? path.relative(root, fileURLToPath(m.url)) : '(no file)'}:${m.lastLine ?? '?'}:${m.firstColumn ?? '?'}`;
 const shown = (root: string, list: VnuMessage[]) => list.map((m) => `${where(root, m)} ${m.message}${m.extract ? `\n    ${m.extract.trim()}` : ''}`).join('\n');
 
 describe('built pages are valid HTML (Nu Html Checker)', () => {
@@ -71,7 +74,10 @@ describe('built pages are valid HTML (Nu Html Checker)', () => {
     site = await buildSite();
     control = mkdtempSync(path.join(tmpdir(), 'html-validity-'));
     const invalid = path.join(control, 'invalid.html');
-    writeFileSync(invalid, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><script type="module" src="/a.js" defer></script></head><body></body></html>');
+    writeFileSync(
+      invalid,
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><script type="module" src="/a.js" defer></script></head><body></body></html>',
+    );
     const kinds = new Map<string, string>();
     for (const r of site.routes) if (!kinds.has(r.screen)) kinds.set(r.screen, r.path);
     files = [...[...kinds.values()].map((p) => fileOf(site.dist, p)), path.join(site.dist, '404.html'), path.join(site.dist, '500.html')];
@@ -100,6 +106,11 @@ describe('built pages are valid HTML (Nu Html Checker)', () => {
     const warnings = pages.filter((m) => m.type === 'info');
     if (warnings.length > 0) console.warn(`Nu Html Checker warnings (not failing):\n${shown(site.dist, warnings)}`);
     // Each error as `file:line:column message`, the whole list in the failure.
-    expect(shown(site.dist, pages.filter((m) => m.type !== 'info'))).toBe('');
+    expect(
+      shown(
+        site.dist,
+        pages.filter((m) => m.type !== 'info'),
+      ),
+    ).toBe('');
   });
 });

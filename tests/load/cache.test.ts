@@ -89,7 +89,13 @@ describe('readEntry and writeEntry', () => {
     const good = readFileSync(path);
     const flipped = Buffer.from(good);
     flipped[flipped.length - 2] ^= 0xff;
-    for (const bad of [flipped, good.subarray(0, good.length - 5), Buffer.from('not a cache entry'), Buffer.alloc(0), Buffer.concat([good, Buffer.from('x')])]) {
+    for (const bad of [
+      flipped,
+      good.subarray(0, good.length - 5),
+      Buffer.from('not a cache entry'),
+      Buffer.alloc(0),
+      Buffer.concat([good, Buffer.from('x')]),
+    ]) {
       writeFileSync(path, bad);
       expect(readEntry(path, 'k')).toBeUndefined();
     }

@@ -77,7 +77,8 @@ describe('symbolic links', () => {
     const out = outsideFolder(data);
     const moved = join(out, 'articles');
     mkdirSync(moved);
-    for (const name of ['berberine-dosage-guide.json', 'ginger-vs-turmeric.json', 'what-is-curcumin.json']) writeFileSync(join(moved, name), readFileSync(join(data, 'articles', name)));
+    for (const name of ['berberine-dosage-guide.json', 'ginger-vs-turmeric.json', 'what-is-curcumin.json'])
+      writeFileSync(join(moved, name), readFileSync(join(data, 'articles', name)));
     rmSync(join(data, 'articles'), { recursive: true });
     symlinkSync(moved, join(data, 'articles'));
     rmSync(join(data, 'site.json'));
@@ -159,9 +160,14 @@ describe('limits', () => {
     writeFileSync(file, JSON.stringify(product, null, 2));
     const { catalogue, diagnostics } = await loadCatalogue(data);
     expect(catalogue).not.toBeNull();
-    const line = JSON.stringify(product, null, 2).split('\n').findIndex((l) => l.startsWith('  "summary"')) + 1;
+    const line =
+      JSON.stringify(product, null, 2)
+        .split('\n')
+        .findIndex((l) => l.startsWith('  "summary"')) + 1;
     expect(rows(data, diagnostics)).toEqual([['load/long-text', 'warning', 'products/ginger-extract.json', '/summary', line, 3]]);
-    expect(diagnostics[0].message).toBe('summary: a text of 100,001 characters, over the limit of 100,000 (limits.textChars in site.json); shorten it or split it up.');
+    expect(diagnostics[0].message).toBe(
+      'summary: a text of 100,001 characters, over the limit of 100,000 (limits.textChars in site.json); shorten it or split it up.',
+    );
 
     setLimits(data, { textChars: 50_000 });
     const lower = await loadCatalogue(data);

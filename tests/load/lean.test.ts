@@ -72,7 +72,11 @@ describe('a lean load', () => {
     const { catalogue, diagnostics } = validateData(snapshot, { lean: true });
     expect(catalogue).toBeNull();
     expect(diagnostics).toEqual([
-      expect.objectContaining({ code: 'load/unreadable-file', file: `${snapshot.base}/news/expo-2024.json`, message: expect.stringContaining('changed while it was being read') }),
+      expect.objectContaining({
+        code: 'load/unreadable-file',
+        file: `${snapshot.base}/news/expo-2024.json`,
+        message: expect.stringContaining('changed while it was being read'),
+      }),
     ]);
   });
 

@@ -72,14 +72,21 @@ describe('loadCatalogue', () => {
       '/social/linkedin': 'social.linkedin: expected an https: URL.',
       '/social/facebook': 'social.facebook: expected an https: URL.',
       '/thirdParty/analyticsId': 'thirdParty.analyticsId: expected a Google tag id such as G-ABC123XYZ9, or "" to leave it out.',
-      '/thirdParty/chatWidgetId': 'thirdParty.chatWidgetId: expected a Tawk.to property and widget id such as 5f0c2d7a9e8b1c0012345678/1e3a4b5c6, or "" to leave it out.',
-      '/thirdParty/errorReportingDsn': 'thirdParty.errorReportingDsn: expected a Sentry DSN such as https://<public key>@o123.ingest.sentry.io/456, or "" to leave it out.',
+      '/thirdParty/chatWidgetId':
+        'thirdParty.chatWidgetId: expected a Tawk.to property and widget id such as 5f0c2d7a9e8b1c0012345678/1e3a4b5c6, or "" to leave it out.',
+      '/thirdParty/errorReportingDsn':
+        'thirdParty.errorReportingDsn: expected a Sentry DSN such as https://<public key>@o123.ingest.sentry.io/456, or "" to leave it out.',
     });
 
     // The shapes the services issue pass, and so do an endpoint on another https host and a self-hosted Sentry.
     site.inquiryEndpoint = 'https://forms.example.net/v1/inquiry';
     site.social = { linkedin: 'https://www.linkedin.com/company/verdanta' };
-    site.thirdParty = { analyticsId: 'G-ABC123XYZ9', tagManagerId: 'GTM-ABC1234', chatWidgetId: '5f0c2d7a9e8b1c0012345678/1e3a4b5c6', errorReportingDsn: 'https://abc123@sentry.example.com:9000/team/42' };
+    site.thirdParty = {
+      analyticsId: 'G-ABC123XYZ9',
+      tagManagerId: 'GTM-ABC1234',
+      chatWidgetId: '5f0c2d7a9e8b1c0012345678/1e3a4b5c6',
+      errorReportingDsn: 'https://abc123@sentry.example.com:9000/team/42',
+    };
     writeFileSync(file, JSON.stringify(site, null, 2));
     expect((await loadCatalogue(data)).diagnostics).toEqual([]);
   });
@@ -88,11 +95,22 @@ describe('loadCatalogue', () => {
     const data = scenario(null);
     const file = join(data, 'news/expo-2024.json');
     const news = JSON.parse(readFileSync(file, 'utf8'));
-    for (const [date, ok] of [['2024-02-29', true], ['2023-02-29', false], ['2024-04-31', false], ['2024-13-01', false], ['2024-00-10', false], ['24-1-1', false]] as const) {
+    for (const [date, ok] of [
+      ['2024-02-29', true],
+      ['2023-02-29', false],
+      ['2024-04-31', false],
+      ['2024-13-01', false],
+      ['2024-00-10', false],
+      ['24-1-1', false],
+    ] as const) {
       writeFileSync(file, JSON.stringify({ ...news, date }, null, 2));
       const { diagnostics } = await loadCatalogue(data);
       const messages = diagnostics.filter((d) => d.pointer === '/date').map((d) => d.message);
-      expect(messages, date).toEqual(ok ? [] : [date === '24-1-1' ? 'date: expected a date as YYYY-MM-DD.' : 'date: expected a real calendar date (a month from 01 to 12, a day that month has).']);
+      expect(messages, date).toEqual(
+        ok
+          ? []
+          : [date === '24-1-1' ? 'date: expected a date as YYYY-MM-DD.' : 'date: expected a real calendar date (a month from 01 to 12, a day that month has).'],
+      );
     }
   });
 
@@ -151,13 +169,59 @@ describe('loadCatalogue', () => {
       ['load/unexpected-file', 'images/photo 1.jpg'],
       ['load/unexpected-file', 'images/secret.png'],
     ]);
-    expect(catalogue!.images.map(({ url, file, path, size, width, height, scripted }) => ({ url, file: file.slice(data.length + 1), path, size, width, height, scripted }))).toEqual([
-      { url: '/images/badge.svg', file: 'images/badge.svg', path: join(data, 'images/badge.svg'), size: sizeOf('images/badge.svg'), width: 10, height: 10, scripted: true },
-      { url: '/images/logo.svg', file: 'images/logo.svg', path: join(data, 'images/logo.svg'), size: sizeOf('images/logo.svg'), width: 32, height: 32, scripted: undefined },
-      { url: '/images/photos/ginger.png', file: 'images/photos/ginger.png', path: join(data, 'images/photos/ginger.png'), size: sizeOf('images/photos/ginger.png'), width: 12, height: 9, scripted: undefined },
-      { url: '/images/photos/strip.png', file: 'images/photos/strip.png', path: join(data, 'images/photos/strip.png'), size: sizeOf('images/photos/strip.png'), width: 5000, height: 10, scripted: undefined },
+    expect(
+      catalogue!.images.map(({ url, file, path, size, width, height, scripted }) => ({
+        url,
+        file: file.slice(data.length + 1),
+        path,
+        size,
+        width,
+        height,
+        scripted,
+      })),
+    ).toEqual([
+      {
+        url: '/images/badge.svg',
+        file: 'images/badge.svg',
+        path: join(data, 'images/badge.svg'),
+        size: sizeOf('images/badge.svg'),
+        width: 10,
+        height: 10,
+        scripted: true,
+      },
+      {
+        url: '/images/logo.svg',
+        file: 'images/logo.svg',
+        path: join(data, 'images/logo.svg'),
+        size: sizeOf('images/logo.svg'),
+        width: 32,
+        height: 32,
+        scripted: undefined,
+      },
+      {
+        url: '/images/photos/ginger.png',
+        file: 'images/photos/ginger.png',
+        path: join(data, 'images/photos/ginger.png'),
+        size: sizeOf('images/photos/ginger.png'),
+        width: 12,
+        height: 9,
+        scripted: undefined,
+      },
+      {
+        url: '/images/photos/strip.png',
+        file: 'images/photos/strip.png',
+        path: join(data, 'images/photos/strip.png'),
+        size: sizeOf('images/photos/strip.png'),
+        width: 5000,
+        height: 10,
+        scripted: undefined,
+      },
     ]);
-    expect(catalogue!.images[2].digest).toBe(createHash('sha1').update(readFileSync(join(data, 'images/photos/ginger.png'))).digest('hex'));
+    expect(catalogue!.images[2].digest).toBe(
+      createHash('sha1')
+        .update(readFileSync(join(data, 'images/photos/ginger.png')))
+        .digest('hex'),
+    );
   });
 
   it('does not take an image file for a folder, nor a file named images for the folder', async () => {
@@ -230,4 +294,3 @@ describe('locate', () => {
     expect(pointerTokens('')).toEqual([]);
   });
 });
-

@@ -27,7 +27,11 @@ beforeAll(async () => {
 });
 
 const count = (html: string, re: RegExp) => html.match(re)?.length ?? 0;
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&#x27;/g, "'").replace(/&quot;/g, '"');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"');
 
 describe('the shipped catalogue', () => {
   test('every route renders a whole document with one h1 and one title', () => {

@@ -3,16 +3,7 @@
  * schemas so that defaults apply exactly as the load stage applies them.
  */
 import type { Catalogue } from '../../src/core/catalogue.js';
-import {
-  article,
-  category,
-  newsItem,
-  page,
-  product,
-  routeRecord,
-  siteConfig,
-  type RouteRecord,
-} from '../../src/core/schema.js';
+import { article, category, newsItem, page, product, routeRecord, siteConfig, type RouteRecord } from '../../src/core/schema.js';
 import { createSiteModel, type AssetRefs, type SiteModel } from '../../src/model/model.js';
 
 export const ASSETS: AssetRefs = { css: '/assets/styles-abc123.css', js: '/assets/main-def456.js', search: '/assets/search-789abc.js' };
@@ -66,7 +57,17 @@ export function fixtureCatalogue(opts: FixtureOptions = {}): Catalogue {
   // Set past the schema, which refuses ids not of their service's shape: templates must stay safe with any value.
   site.thirdParty = { ...site.thirdParty, ...opts.thirdParty };
   const categories = [
-    { id: ID.all, slug: 'products', path: '/products', name: 'Products', parentId: null, order: 0, summary: 'Every product we make.', color: '#1d4d2b', all: true },
+    {
+      id: ID.all,
+      slug: 'products',
+      path: '/products',
+      name: 'Products',
+      parentId: null,
+      order: 0,
+      summary: 'Every product we make.',
+      color: '#1d4d2b',
+      all: true,
+    },
     { id: ID.herb, slug: 'herb-extract', path: '/herb-extract', name: 'Herb Extract', parentId: null, order: 1, summary: 'Herb extracts.', color: '#2f6b3a' },
     { id: ID.monomer, slug: 'monomer', path: '/monomer', name: 'Monomer', parentId: ID.herb, order: 2, summary: 'Single compounds.', color: '#f2d16b' },
     { id: ID.amino, slug: 'amino-acid', path: '/amino-acid', name: 'Amino Acid', parentId: ID.group, order: 3, summary: '', color: '#335577' },
@@ -85,23 +86,131 @@ export function fixtureCatalogue(opts: FixtureOptions = {}): Catalogue {
     updated: '2024-05-01',
   };
   const products = [
-    { ...base, id: ID.curcumin, slug: 'bulk-curcumin', name: opts.productName ?? 'Bulk Curcumin', category: ID.monomer, listedIn: [ID.herb], summary: 'Curcumin at least 95%, lab-tested.', description: [{ type: 'paragraph', text: opts.productHref ? [{ text: 'Click me', href: opts.productHref }] : 'Curcumin from turmeric root.' }], relatedArticles: [ID.a1], featured: true },
-    { ...base, id: ID.quercetin, slug: 'bulk-quercetin', name: 'Bulk Quercetin', category: ID.monomer, latinName: 'Sophora japonica', summary: 'Quercetin powder.', description: [{ type: 'paragraph', text: 'Quercetin from sophora.' }], updated: '2024-06-01' },
-    { ...base, id: ID.berberine, slug: 'berberine-powder-bulk', name: 'Berberine Powder', category: ID.monomer, summary: 'Berberine HCl 97%.', description: [{ type: 'paragraph', text: 'Berberine.' }], updated: '2023-01-01' },
-    { ...base, id: ID.newer, slug: 'l-valine-powder', name: 'L-Valine Powder', category: ID.amino, latinName: '', freeSample: false, summary: 'L-Valine is a branched-chain amino acid used in sports nutrition, feed and pharmaceuticals; we supply food and pharma grades in bulk with full documentation and fast delivery worldwide.', description: [{ type: 'paragraph', text: 'L-Valine.' }], updated: '2025-01-01' },
+    {
+      ...base,
+      id: ID.curcumin,
+      slug: 'bulk-curcumin',
+      name: opts.productName ?? 'Bulk Curcumin',
+      category: ID.monomer,
+      listedIn: [ID.herb],
+      summary: 'Curcumin at least 95%, lab-tested.',
+      description: [{ type: 'paragraph', text: opts.productHref ? [{ text: 'Click me', href: opts.productHref }] : 'Curcumin from turmeric root.' }],
+      relatedArticles: [ID.a1],
+      featured: true,
+    },
+    {
+      ...base,
+      id: ID.quercetin,
+      slug: 'bulk-quercetin',
+      name: 'Bulk Quercetin',
+      category: ID.monomer,
+      latinName: 'Sophora japonica',
+      summary: 'Quercetin powder.',
+      description: [{ type: 'paragraph', text: 'Quercetin from sophora.' }],
+      updated: '2024-06-01',
+    },
+    {
+      ...base,
+      id: ID.berberine,
+      slug: 'berberine-powder-bulk',
+      name: 'Berberine Powder',
+      category: ID.monomer,
+      summary: 'Berberine HCl 97%.',
+      description: [{ type: 'paragraph', text: 'Berberine.' }],
+      updated: '2023-01-01',
+    },
+    {
+      ...base,
+      id: ID.newer,
+      slug: 'l-valine-powder',
+      name: 'L-Valine Powder',
+      category: ID.amino,
+      latinName: '',
+      freeSample: false,
+      summary:
+        'L-Valine is a branched-chain amino acid used in sports nutrition, feed and pharmaceuticals; we supply food and pharma grades in bulk with full documentation and fast delivery worldwide.',
+      description: [{ type: 'paragraph', text: 'L-Valine.' }],
+      updated: '2025-01-01',
+    },
   ].map((p) => product.parse(p));
   const articles = [
-    { id: ID.a1, slug: 'what-is-curcumin', headline: 'What Is Curcumin?', date: '2024-01-10', category: 'Herbal Extracts', author: 'Dr. Li', summary: 'All about curcumin.', body: [{ type: 'heading', level: 2, text: 'Origins' }, { type: 'paragraph', text: 'Turmeric root.' }], relatedProducts: [ID.curcumin] },
-    { id: ID.a2, slug: 'quercetin-vs-rutin', headline: 'Quercetin vs Rutin', date: '2024-02-10', updated: '2024-03-01', category: 'Comparisons', author: 'Dr. Wang', summary: 'Two flavonoids.', body: [{ type: 'paragraph', text: 'Both from sophora.' }] },
-    { id: ID.a3, slug: '-how-to-use-valine-', headline: 'How to Use Valine', date: '2023-12-01', category: 'How-to', author: 'Dr. Li', summary: 'Valine dosage.', body: [{ type: 'paragraph', text: 'Dosage.' }] },
+    {
+      id: ID.a1,
+      slug: 'what-is-curcumin',
+      headline: 'What Is Curcumin?',
+      date: '2024-01-10',
+      category: 'Herbal Extracts',
+      author: 'Dr. Li',
+      summary: 'All about curcumin.',
+      body: [
+        { type: 'heading', level: 2, text: 'Origins' },
+        { type: 'paragraph', text: 'Turmeric root.' },
+      ],
+      relatedProducts: [ID.curcumin],
+    },
+    {
+      id: ID.a2,
+      slug: 'quercetin-vs-rutin',
+      headline: 'Quercetin vs Rutin',
+      date: '2024-02-10',
+      updated: '2024-03-01',
+      category: 'Comparisons',
+      author: 'Dr. Wang',
+      summary: 'Two flavonoids.',
+      body: [{ type: 'paragraph', text: 'Both from sophora.' }],
+    },
+    {
+      id: ID.a3,
+      slug: '-how-to-use-valine-',
+      headline: 'How to Use Valine',
+      date: '2023-12-01',
+      category: 'How-to',
+      author: 'Dr. Li',
+      summary: 'Valine dosage.',
+      body: [{ type: 'paragraph', text: 'Dosage.' }],
+    },
   ].map((a) => article.parse(a));
   const news = [
-    { id: ID.n1, slug: 'exhibition-2024', title: 'Exhibition 2024', date: '2024-04-01', summary: 'We exhibited.', body: [{ type: 'paragraph', text: 'Booth 12.' }] },
-    { id: ID.n2, slug: 'exhibition-2023', title: 'Exhibition 2023', date: '2023-04-01', summary: 'We exhibited too.', body: [{ type: 'paragraph', text: 'Booth 3.' }] },
+    {
+      id: ID.n1,
+      slug: 'exhibition-2024',
+      title: 'Exhibition 2024',
+      date: '2024-04-01',
+      summary: 'We exhibited.',
+      body: [{ type: 'paragraph', text: 'Booth 12.' }],
+    },
+    {
+      id: ID.n2,
+      slug: 'exhibition-2023',
+      title: 'Exhibition 2023',
+      date: '2023-04-01',
+      summary: 'We exhibited too.',
+      body: [{ type: 'paragraph', text: 'Booth 3.' }],
+    },
   ].map((n) => newsItem.parse(n));
   const pages = [
-    { id: ID.home, kind: 'home', heading: 'Herb extracts supplier', intro: 'Shiitake mushroom extract and pueraria mirifica from our GMP factory.', banners: [{ heading: 'Bulk curcumin', text: '95%', link: '/monomer/bulk-curcumin', linkText: 'See curcumin' }, { heading: 'Free samples', text: '', link: 'javascript:alert(1)', linkText: 'Bad' }], featuredCategories: [ID.herb, ID.api], featuredProducts: [ID.curcumin], highlights: [{ title: 'Lab-tested purity', text: 'Every batch.' }], updated: '2024-01-01' },
-    { id: ID.about, kind: 'about', heading: 'About us', intro: 'Established in 2009.', body: [{ type: 'paragraph', text: 'We make plant extracts.' }], updated: '2023-01-01' },
+    {
+      id: ID.home,
+      kind: 'home',
+      heading: 'Herb extracts supplier',
+      intro: 'Shiitake mushroom extract and pueraria mirifica from our GMP factory.',
+      banners: [
+        { heading: 'Bulk curcumin', text: '95%', link: '/monomer/bulk-curcumin', linkText: 'See curcumin' },
+        { heading: 'Free samples', text: '', link: 'javascript:alert(1)', linkText: 'Bad' },
+      ],
+      featuredCategories: [ID.herb, ID.api],
+      featuredProducts: [ID.curcumin],
+      highlights: [{ title: 'Lab-tested purity', text: 'Every batch.' }],
+      updated: '2024-01-01',
+    },
+    {
+      id: ID.about,
+      kind: 'about',
+      heading: 'About us',
+      intro: 'Established in 2009.',
+      body: [{ type: 'paragraph', text: 'We make plant extracts.' }],
+      updated: '2023-01-01',
+    },
     { id: ID.contact, kind: 'contact', heading: 'Contact us', updated: '2023-01-01' },
     { id: ID.knowledge, kind: 'knowledge', heading: 'Knowledge', intro: 'Articles.', updated: '2023-01-01' },
     { id: ID.news, kind: 'news', heading: 'News', updated: '2023-01-01' },
@@ -112,7 +221,9 @@ export function fixtureCatalogue(opts: FixtureOptions = {}): Catalogue {
   const r = (path: string, screen: string, name: string, nodeid: string, extra: Partial<RouteRecord> = {}): RouteRecord =>
     routeRecord.parse({ path, screen, name, nodeid, type: nodeid, meta: meta(), ...extra });
   const routes = [
-    r('/', 'home', 'Home', ID.home, { meta: meta('Herb Extracts Supplier - Shiitake Mushroom Extract - Pueraria Mirifica', 'Herb extracts supplier.', 'herb extracts') }),
+    r('/', 'home', 'Home', ID.home, {
+      meta: meta('Herb Extracts Supplier - Shiitake Mushroom Extract - Pueraria Mirifica', 'Herb extracts supplier.', 'herb extracts'),
+    }),
     r('/products', 'products', 'products', ID.all, { meta: meta('Products - Herbline', 'All products.', 'products') }),
     r('/products/page-1', 'products', ID.all, ID.all, { page: 1, meta: meta('Products - Herbline', 'All products.', 'products') }),
     r('/products/page-2', 'products', ID.all, ID.all, { page: 2, meta: meta('Products - Herbline', 'All products.', 'products') }),
@@ -121,15 +232,30 @@ export function fixtureCatalogue(opts: FixtureOptions = {}): Catalogue {
     r('/monomer/page-2', 'category', ID.monomer, ID.monomer, { page: 2 }),
     r('/amino-acid', 'category', 'productsclass', ID.amino),
     r('/api', 'category', 'productsclass', ID.api),
-    r('/monomer/bulk-curcumin', 'product', 'productsdetail', ID.curcumin, { grandId: ID.monomer, meta: meta('Bulk Curcumin Powder - Herbline', 'Curcumin 95%.', 'curcumin') }),
-    r('/monomer/bulk-quercetin', 'product', 'productsdetail', ID.quercetin, { grandId: ID.monomer, meta: meta('Bulk Quercetin - Herbline', 'Quercetin.', 'quercetin') }),
-    r('/monomer/berberine-powder-bulk', 'product', 'productsdetail', ID.berberine, { grandId: ID.monomer, meta: meta('Berberine - Herbline', 'Berberine.', 'berberine') }),
+    r('/monomer/bulk-curcumin', 'product', 'productsdetail', ID.curcumin, {
+      grandId: ID.monomer,
+      meta: meta('Bulk Curcumin Powder - Herbline', 'Curcumin 95%.', 'curcumin'),
+    }),
+    r('/monomer/bulk-quercetin', 'product', 'productsdetail', ID.quercetin, {
+      grandId: ID.monomer,
+      meta: meta('Bulk Quercetin - Herbline', 'Quercetin.', 'quercetin'),
+    }),
+    r('/monomer/berberine-powder-bulk', 'product', 'productsdetail', ID.berberine, {
+      grandId: ID.monomer,
+      meta: meta('Berberine - Herbline', 'Berberine.', 'berberine'),
+    }),
     r('/amino-acid/l-valine-powder', 'product', 'productsdetail', ID.newer, { grandId: ID.amino }),
     r('/knowledge', 'knowledge', 'knowledge', ID.knowledge, { meta: meta('Knowledge - Herbline', 'Articles.', 'knowledge') }),
     r('/knowledge/page-2', 'knowledge', ID.knowledge, ID.knowledge, { page: 2, meta: meta('Knowledge - Herbline', 'Articles.', 'knowledge') }),
-    r('/knowledge/what-is-curcumin', 'article', 'knowledgedetail', ID.a1, { meta: meta('What Is Curcumin? - Herbline', 'What Is Curcumin?', 'What Is Curcumin?') }),
-    r('/knowledge/quercetin-vs-rutin', 'article', 'knowledgedetail', ID.a2, { meta: meta('Quercetin vs Rutin - Herbline', 'Quercetin vs Rutin', 'Quercetin vs Rutin') }),
-    r('/knowledge/-how-to-use-valine-', 'article', 'knowledgedetail', ID.a3, { meta: meta('How to Use Valine - Herbline', 'How to Use Valine', 'How to Use Valine') }),
+    r('/knowledge/what-is-curcumin', 'article', 'knowledgedetail', ID.a1, {
+      meta: meta('What Is Curcumin? - Herbline', 'What Is Curcumin?', 'What Is Curcumin?'),
+    }),
+    r('/knowledge/quercetin-vs-rutin', 'article', 'knowledgedetail', ID.a2, {
+      meta: meta('Quercetin vs Rutin - Herbline', 'Quercetin vs Rutin', 'Quercetin vs Rutin'),
+    }),
+    r('/knowledge/-how-to-use-valine-', 'article', 'knowledgedetail', ID.a3, {
+      meta: meta('How to Use Valine - Herbline', 'How to Use Valine', 'How to Use Valine'),
+    }),
     r('/news', 'news', 'news1', ID.news, { meta: meta('News - Herbline', 'News.', 'news') }),
     r('/news/page-1', 'news', 'news1', ID.news, { page: 1, meta: meta('News - Herbline', 'News.', 'news') }),
     r('/news/exhibition-2024', 'news-detail', 'newsdetail', ID.n1, { meta: meta('Exhibition 2024 - Herbline', 'Exhibition.', 'exhibition') }),

@@ -47,11 +47,15 @@ describe('head of every page', () => {
     expect(og('site_name')).toBe('Herbline');
     expect($('meta[name="twitter:card"]').attr('content')).toBe('summary_large_image');
     expect($('meta[name="twitter:image"]').attr('content')).toBe(og('image'));
-    const product = ($('script[type="application/ld+json"]').toArray().map((s) => JSON.parse($(s).text())) as Array<{ '@type': string; image?: string[] }>).find((d) => d['@type'] === 'Product');
+    const product = (
+      $('script[type="application/ld+json"]')
+        .toArray()
+        .map((s) => JSON.parse($(s).text())) as Array<{ '@type': string; image?: string[] }>
+    ).find((d) => d['@type'] === 'Product');
     expect(product?.image).toEqual(['https://www.example.com/images/products/bulk-curcumin.svg']);
   });
 
-  test('a raster image of the page\'s own is its preview; an SVG one is not', () => {
+  test("a raster image of the page's own is its preview; an SVG one is not", () => {
     const model = { site: { brand: 'Herbline', tagline: 'Extracts' } } as unknown as Parameters<typeof shareImageOf>[0];
     const photo = { url: '/images/curcumin.jpg', width: 1200, height: 900, alt: 'Curcumin powder' };
     expect(shareImageOf(model, photo)).toBe(photo);

@@ -74,14 +74,22 @@ describe('guidesFor', () => {
     const about: Record<string, string[]> = { [ID.curcumin]: [ID.a1, ID.a2], [ID.quercetin]: [ID.a2, ID.a3] };
     const products = catalogue.products.map((p) => ({ ...p, relatedArticles: about[p.id] ?? [] }));
     const model = createSiteModel({ ...catalogue, products }, ASSETS);
-    const pick = (ids: string[], limit?: number) => guidesFor(model, ids.map((id) => model.products.get(id)!), limit).map((a) => a.slug);
+    const pick = (ids: string[], limit?: number) =>
+      guidesFor(
+        model,
+        ids.map((id) => model.products.get(id)!),
+        limit,
+      ).map((a) => a.slug);
     // Round one: curcumin's first, quercetin's first (a2); round two: curcumin's a2 is taken, quercetin's a3.
     expect(pick([ID.curcumin, ID.quercetin, ID.berberine])).toEqual(['what-is-curcumin', 'quercetin-vs-rutin', '-how-to-use-valine-']);
     expect(pick([ID.curcumin, ID.quercetin], 2)).toEqual(['what-is-curcumin', 'quercetin-vs-rutin']);
     expect(pick([ID.quercetin, ID.curcumin])).toEqual(['quercetin-vs-rutin', 'what-is-curcumin', '-how-to-use-valine-']);
     expect(pick([ID.berberine])).toEqual([]);
     // An article that names the product comes before those the product names (what-is-curcumin names curcumin).
-    const reversed = createSiteModel({ ...catalogue, products: products.map((p) => (p.id === ID.curcumin ? { ...p, relatedArticles: [ID.a2, ID.a1] } : p)) }, ASSETS);
+    const reversed = createSiteModel(
+      { ...catalogue, products: products.map((p) => (p.id === ID.curcumin ? { ...p, relatedArticles: [ID.a2, ID.a1] } : p)) },
+      ASSETS,
+    );
     expect(guidesFor(reversed, [reversed.products.get(ID.curcumin)!]).map((a) => a.slug)).toEqual(['what-is-curcumin', 'quercetin-vs-rutin']);
     expect(pick([])).toEqual([]);
   });

@@ -95,7 +95,9 @@ describe("a product's photographs (data/images/)", () => {
     expect(await thumbs.count()).toBe(2);
     await thumbs.nth(1).click();
     expect(await main.getAttribute('src')).toBe('/images/photos/ginger-root.png');
-    expect(await main.getAttribute('srcset')).toBe('/images/photos/ginger-root-320w.webp 320w, /images/photos/ginger-root-640w.webp 640w, /images/photos/ginger-root.png 800w');
+    expect(await main.getAttribute('srcset')).toBe(
+      '/images/photos/ginger-root-320w.webp 320w, /images/photos/ginger-root-640w.webp 640w, /images/photos/ginger-root.png 800w',
+    );
     await expect.poll(() => main.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await expect.poll(current).toMatch(/^\/images\/photos\/ginger-root(-640w\.webp|\.png)$/);
     await context.close();

@@ -139,7 +139,10 @@ describe('site serve (process)', () => {
     try {
       expect((await request(s.url, '/monomer/bulk-curcumin')).status).toBe(200);
       expect((await request(s.url, '/monomer/bulk-curcumin/up/bulk-curcumin')).status).toBe(404);
-      const said = s.stderr().split('\n').filter((line) => line.includes('symbolic link'));
+      const said = s
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('symbolic link'));
       expect(said).toEqual([expect.stringContaining('/monomer/bulk-curcumin/up (a loop)')]);
       // One request on a kept-alive connection, then idle: closed after about a second.
       const closed = await new Promise<number>((resolve, reject) => {
@@ -183,7 +186,14 @@ describe('site serve (process)', () => {
         const body = JSON.stringify({ ...VALID, message: `Crash test inquiry number ${i}, please quote.` });
         const url = new URL(s.url);
         const req = httpRequest(
-          { agent, host: url.hostname, port: url.port, path: '/api/inquiry', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            agent,
+            host: url.hostname,
+            port: url.port,
+            path: '/api/inquiry',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => (text += c.toString()));

@@ -62,7 +62,9 @@ export function rawRequest(base: string, target: string): Promise<{ status: numb
     const socket = connect(Number(url.port), url.hostname);
     const chunks: Buffer[] = [];
     socket.on('connect', () => {
-      socket.write(Buffer.concat([Buffer.from('GET '), Buffer.from(target, 'latin1'), Buffer.from(` HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`)]));
+      socket.write(
+        Buffer.concat([Buffer.from('GET '), Buffer.from(target, 'latin1'), Buffer.from(` HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`)]),
+      );
     });
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('end', () => {

@@ -202,7 +202,13 @@ describe('form-encoded submissions (no JavaScript)', () => {
 
   it('re-renders the form page with the values and each field message, escaped', async () => {
     const s = await serve();
-    const r = await postForm(s, { ...VALID, email: 'nope', name: '"><script>alert(1)</script>', message: 'hi </textarea><img src=x onerror=alert(1)>', type: 'free-sample' });
+    const r = await postForm(s, {
+      ...VALID,
+      email: 'nope',
+      name: '"><script>alert(1)</script>',
+      message: 'hi </textarea><img src=x onerror=alert(1)>',
+      type: 'free-sample',
+    });
     expect(r.status).toBe(400);
     expect(r.headers['content-type']).toContain('text/html');
     const $ = cheerio.load(r.text);
@@ -326,7 +332,13 @@ describe('shutdown', () => {
       import('node:http').then(({ request: req }) => {
         const url = new URL(s.url);
         const r = req(
-          { host: url.hostname, port: url.port, path: '/api/inquiry', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: '/api/inquiry',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode ?? 0));

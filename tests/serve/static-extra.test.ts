@@ -197,7 +197,9 @@ describe('responses answered from memory', () => {
     for (const [path, headers, method] of cases) {
       const first = await request(s.url, path, { headers, method });
       // The compressed variant is made after the first answer: ask until it is the one sent.
-      await expect.poll(async () => (await request(s.url, path, { headers, method })).headers['content-encoding'], { timeout: 5000 }).toBe(first.headers['content-encoding']);
+      await expect
+        .poll(async () => (await request(s.url, path, { headers, method })).headers['content-encoding'], { timeout: 5000 })
+        .toBe(first.headers['content-encoding']);
       const second = await request(s.url, path, { headers, method });
       const third = await request(s.url, path, { headers, method });
       for (const later of [second, third]) {

@@ -59,7 +59,7 @@ describe('routes', () => {
     expect((await request(base, '/index.html')).headers.location).toBe('/');
   });
 
-  it('redirects a page\'s .html twin to the clean URL with 301; another .html file is served as it is', async () => {
+  it("redirects a page's .html twin to the clean URL with 301; another .html file is served as it is", async () => {
     writeFileSync(join(box.dist, 'monomer.html'), fixture('monomer/index.html'));
     const twin = await request(base, '/monomer.html?a=b');
     expect(twin.status).toBe(301);

@@ -164,7 +164,12 @@ describe('exports and CSP', () => {
   ])('csvCell(%j) = %s', (input, expected) => expect(csvCell(input)).toBe(expected));
 
   it('adds configured third-party sources and refuses anything but a source', () => {
-    const { extra, errors } = parseCspOptions(['script-src:https://www.googletagmanager.com', "script-src:'unsafe-inline'", 'report-uri:x', 'img-src:https://a.example;script-src']);
+    const { extra, errors } = parseCspOptions([
+      'script-src:https://www.googletagmanager.com',
+      "script-src:'unsafe-inline'",
+      'report-uri:x',
+      'img-src:https://a.example;script-src',
+    ]);
     expect(extra).toEqual({ 'script-src': ['https://www.googletagmanager.com'] });
     expect(errors).toHaveLength(3);
     expect(contentSecurityPolicy({ scripts: [], styles: [], styleAttributes: [] }, extra)).toContain("script-src 'self' https://www.googletagmanager.com;");

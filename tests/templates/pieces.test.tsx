@@ -29,16 +29,19 @@ describe('Pagination', () => {
     expect(html(<Pagination pages={[{ page: 1, path: '/x' }]} current={1} />)).toBe('');
   });
   test('long lists show a window with gaps', () => {
-    expect(pageWindow(Array.from({ length: 72 }, (_, i) => i + 1), 30)).toEqual([
-      1, 0, 5, 0, 10, 0, 15, 0, 20, 0, 25, 0, 28, 29, 30, 31, 32, 0, 35, 0, 40, 0, 45, 0, 50, 0, 55, 0, 60, 0, 65, 0, 70, 71, 72,
-    ]);
+    expect(
+      pageWindow(
+        Array.from({ length: 72 }, (_, i) => i + 1),
+        30,
+      ),
+    ).toEqual([1, 0, 5, 0, 10, 0, 15, 0, 20, 0, 25, 0, 28, 29, 30, 31, 32, 0, 35, 0, 40, 0, 45, 0, 50, 0, 55, 0, 60, 0, 65, 0, 70, 71, 72]);
     // No gap stands for a single page: 3 … 5 shows 4, 5 … 7 shows 6.
     expect(pageWindow([1, 2, 3, 4, 5, 6, 7], 1)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(pageWindow([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 1)).toEqual([1, 2, 3, 4, 5, 0, 10, 11, 12]);
     // Unless that page number was never declared: 3 … 5 keeps its marker (there is no 4), 5 … 7 shows 6.
     expect(pageWindow([1, 2, 3, 5, 6, 7], 1)).toEqual([1, 2, 3, 0, 5, 6, 7]);
   });
-  test('on a phone a long list shows first, last, the current page\'s neighbours and one gap between', () => {
+  test("on a phone a long list shows first, last, the current page's neighbours and one gap between", () => {
     const phone = (pages: number[], current: number) => {
       const shown = pageWindow(pages, current);
       const mask = compactMask(shown, current);
@@ -71,7 +74,10 @@ describe('Pagination', () => {
     // The markup: the left-out items carry page-extra (hidden below 40rem by styles.css), the rest do not.
     const pages = upTo(72).map((page) => ({ page, path: page === 1 ? '/x' : `/x/page-${page}` }));
     const markup = html(<Pagination pages={pages} current={30} />);
-    const items = [...markup.matchAll(/<li( class="([^"]*)")?[^>]*>(.*?)<\/li>/g)].map((m) => ({ extra: (m[2] ?? '').split(' ').includes('page-extra'), text: m[3].replace(/<[^>]+>/g, '') }));
+    const items = [...markup.matchAll(/<li( class="([^"]*)")?[^>]*>(.*?)<\/li>/g)].map((m) => ({
+      extra: (m[2] ?? '').split(' ').includes('page-extra'),
+      text: m[3].replace(/<[^>]+>/g, ''),
+    }));
     expect(items.filter((i) => !i.extra).map((i) => i.text)).toEqual(['1', '…', '28', '29', '30', '31', '32', '…', '72']);
     expect(items.filter((i) => i.extra).length).toBe(pageWindow(upTo(72), 30).length - 9);
   });
@@ -100,7 +106,8 @@ describe('Pagination', () => {
     // The definition: every page that is first, last, within two of the current one, or a milestone of a tier.
     const reference = (pages: number[], current: number): number[] => {
       const steps = milestoneSteps(pages.length);
-      const milestone = (n: number) => steps.some((step, k) => n % step === 0 && (k === 0 || Math.floor(n / steps[k - 1]) === Math.floor(current / steps[k - 1])));
+      const milestone = (n: number) =>
+        steps.some((step, k) => n % step === 0 && (k === 0 || Math.floor(n / steps[k - 1]) === Math.floor(current / steps[k - 1])));
       const out: number[] = [];
       for (const n of pages.filter((n, i) => i === 0 || i === pages.length - 1 || Math.abs(n - current) <= 2 || milestone(n))) {
         if (out.length > 0 && n - out[out.length - 1] > 1) out.push(0);
@@ -131,9 +138,10 @@ describe('Pagination', () => {
       expect(links).toContain(current);
       expect(links).toContain(7_000);
     }
-    expect(pageWindow(pages, 3_417).filter((n) => n !== 0)).toEqual(
-      [1, 500, 1000, 1500, 2000, 2500, 3000, 3050, 3100, 3150, 3200, 3250, 3300, 3350, 3400, 3405, 3410, 3415, 3416, 3417, 3418, 3419, 3420, 3425, 3430, 3435, 3440, 3445, 3450, 3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000],
-    );
+    expect(pageWindow(pages, 3_417).filter((n) => n !== 0)).toEqual([
+      1, 500, 1000, 1500, 2000, 2500, 3000, 3050, 3100, 3150, 3200, 3250, 3300, 3350, 3400, 3405, 3410, 3415, 3416, 3417, 3418, 3419, 3420, 3425, 3430, 3435,
+      3440, 3445, 3450, 3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000,
+    ]);
     const depth = depths(7_000);
     expect(depth.size).toBe(7_000);
     expect(Math.max(...depth.values())).toBeLessThanOrEqual(6);
@@ -199,7 +207,11 @@ describe('inquiry forms follow the markup contract', () => {
     return form;
   };
   test('Inquire on a product page has the product filled in and quote preselected', () => {
-    const form = check(html(<Inquire action="/api/inquiry" page="/monomer/bulk-curcumin" product="Bulk Curcumin" type="quote" />), 'inquire', '/monomer/bulk-curcumin');
+    const form = check(
+      html(<Inquire action="/api/inquiry" page="/monomer/bulk-curcumin" product="Bulk Curcumin" type="quote" />),
+      'inquire',
+      '/monomer/bulk-curcumin',
+    );
     expect(form.find('input[name="product"]').attr('value')).toBe('Bulk Curcumin');
     expect(form.find('option[selected]').attr('value')).toBe('quote');
   });

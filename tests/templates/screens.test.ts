@@ -120,7 +120,9 @@ describe('pages rendered one after another from one site model', () => {
       expect(header, route.path).toMatch(/^<a class="skip-link"/);
     }
     const home = renderRouteParts(backwards, catalogue.routes.find((r) => r.path === '/')!);
-    expect(home.parts[1]).toBe(renderToStaticMarkup(createElement(Fragment, null, createElement(PageTop), createElement(Header, { model: backwards, section: 'home' }))));
+    expect(home.parts[1]).toBe(
+      renderToStaticMarkup(createElement(Fragment, null, createElement(PageTop), createElement(Header, { model: backwards, section: 'home' }))),
+    );
     // Each page prints its own values, escaped as React escapes them.
     const product = renderRoute(backwards, catalogue.routes.find((r) => r.path === '/monomer/bulk-quercetin')!);
     expect(product).toContain('name="product" value="Bulk Quercetin"');
@@ -134,10 +136,28 @@ describe('pages rendered one after another from one site model', () => {
       { type: 'heading', level: 2, text: `Heading ${tag}` },
       { type: 'heading', level: 3, text: `Sub ${tag}` },
       { type: 'paragraph', text: `Plain ${tag}` },
-      { type: 'paragraph', text: [`Before ${tag} `, { text: `inside ${tag}`, href: `/monomer/${tag}` }, ' between ', { text: `out ${tag}`, href: `https://example.org/${tag}?a=1&b=2` }, { text: `bad ${tag}`, href: 'javascript:alert(1)' }, ''] },
+      {
+        type: 'paragraph',
+        text: [
+          `Before ${tag} `,
+          { text: `inside ${tag}`, href: `/monomer/${tag}` },
+          ' between ',
+          { text: `out ${tag}`, href: `https://example.org/${tag}?a=1&b=2` },
+          { text: `bad ${tag}`, href: 'javascript:alert(1)' },
+          '',
+        ],
+      },
       { type: 'list', items: [`one ${tag}`, [{ text: `two ${tag}`, href: `mailto:x@example.com?subject=${tag}` }]] },
       { type: 'list', ordered: true, items: [`first ${tag}`] },
-      { type: 'table', caption: `Caption ${tag}`, head: ['Item', `Value ${tag}`], rows: [['a', `b ${tag}`], ['c', '']] },
+      {
+        type: 'table',
+        caption: `Caption ${tag}`,
+        head: ['Item', `Value ${tag}`],
+        rows: [
+          ['a', `b ${tag}`],
+          ['c', ''],
+        ],
+      },
       { type: 'table', head: ['Only'], rows: [[`cell ${tag}`]] },
       { type: 'quote', text: `Quote ${tag}`, cite: `Cite ${tag}` },
       { type: 'quote', text: `Bare ${tag}` },
@@ -157,7 +177,14 @@ describe('pages rendered one after another from one site model', () => {
   test('long lists: the runs of page links outside the window, the same whichever page was rendered before', async () => {
     const catalogue = fixtureCatalogue();
     const [a1] = catalogue.articles;
-    for (let i = 0; i < 60; i++) catalogue.articles.push({ ...a1, id: `extra-${i}`, slug: `extra-${i}`, headline: `Extra ${i}`, date: `2022-01-${String((i % 28) + 1).padStart(2, '0')}` });
+    for (let i = 0; i < 60; i++)
+      catalogue.articles.push({
+        ...a1,
+        id: `extra-${i}`,
+        slug: `extra-${i}`,
+        headline: `Extra ${i}`,
+        date: `2022-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      });
     const knowledge = catalogue.routes.find((r) => r.path === '/knowledge/page-2')!;
     for (let page = 3; page <= 31; page++) catalogue.routes.push({ ...knowledge, path: `/knowledge/page-${page}`, page });
     const model = createSiteModel(catalogue, ASSETS);
@@ -167,7 +194,9 @@ describe('pages rendered one after another from one site model', () => {
     const again = createSiteModel(catalogue, ASSETS);
     [...lists].reverse().forEach((route, i) => expect(renderRoute(again, route), route.path).toBe(expected[lists.length - 1 - i]));
     const page17 = renderRoute(model, lists.find((r) => r.page === 17)!);
-    expect(page17).toContain('<li><a href="/knowledge/page-15" aria-label="Page 15">15</a></li><li><a href="/knowledge/page-16" aria-label="Page 16">16</a></li><li><span aria-current="page">17</span></li>');
+    expect(page17).toContain(
+      '<li><a href="/knowledge/page-15" aria-label="Page 15">15</a></li><li><a href="/knowledge/page-16" aria-label="Page 16">16</a></li><li><span aria-current="page">17</span></li>',
+    );
   });
 
   test('the inquiry form equals a direct render of InquiryFormMarkup', async () => {
@@ -179,7 +208,9 @@ describe('pages rendered one after another from one site model', () => {
     for (const path of ['/monomer/bulk-quercetin', '/monomer/bulk-curcumin']) {
       const route = catalogue.routes.find((r) => r.path === path)!;
       const product = catalogue.products.find((p) => p.id === route.nodeid)!;
-      const direct = renderToStaticMarkup(createElement(InquiryFormMarkup, { formId: 'inquire', action: '/api/inquiry', page: route.path, product: product.name, type: 'quote' }));
+      const direct = renderToStaticMarkup(
+        createElement(InquiryFormMarkup, { formId: 'inquire', action: '/api/inquiry', page: route.path, product: product.name, type: 'quote' }),
+      );
       expect(renderRoute(model, route)).toContain(direct);
     }
   });
@@ -191,7 +222,10 @@ describe('pages rendered one after another from one site model', () => {
     const model = createSiteModel(catalogue, ASSETS);
     // Every card but the first two is a repeated piece; both twins are among them.
     const list = renderRoute(model, catalogue.routes.find((r) => r.path === '/products')!);
-    expect(list.match(/<h2 class="card-title">(Bulk|Twin) Quercetin<\/h2>/g)).toEqual(['<h2 class="card-title">Bulk Quercetin</h2>', '<h2 class="card-title">Twin Quercetin</h2>']);
+    expect(list.match(/<h2 class="card-title">(Bulk|Twin) Quercetin<\/h2>/g)).toEqual([
+      '<h2 class="card-title">Bulk Quercetin</h2>',
+      '<h2 class="card-title">Twin Quercetin</h2>',
+    ]);
     expect(list.match(/loading="lazy"/g)?.length).toBe(3);
   });
 });
@@ -202,7 +236,11 @@ describe('Home', () => {
     expect($('title').text()).toContain('Shiitake Mushroom Extract');
     expect($('.slider .slide').length).toBe(2);
     expect($('.trust-points h3').text()).toBe('Lab-tested purity');
-    expect($('.category-grid h3').toArray().map((h) => $(h).text())).toEqual(['Herb Extract', 'API']);
+    expect(
+      $('.category-grid h3')
+        .toArray()
+        .map((h) => $(h).text()),
+    ).toEqual(['Herb Extract', 'API']);
     expect($('#products-heading').next().find('.card-title').text()).toBe('Bulk Curcumin');
     expect($('#knowledge-heading').next().find('.card-title').first().text()).toBe('Quercetin vs Rutin');
     expect($('#news-heading').next().find('.card-title').first().text()).toBe('Exhibition 2024');
@@ -212,26 +250,54 @@ describe('Home', () => {
 describe('ProductList', () => {
   test('lists featured first, then by name, in pages', () => {
     const page1 = renderPath('/monomer/page-1').$;
-    expect(page1('.card-grid .product-card .card-title').toArray().map((h) => page1(h).text())).toEqual(['Bulk Curcumin', 'Berberine Powder']);
+    expect(
+      page1('.card-grid .product-card .card-title')
+        .toArray()
+        .map((h) => page1(h).text()),
+    ).toEqual(['Bulk Curcumin', 'Berberine Powder']);
     const page2 = renderPath('/monomer/page-2').$;
-    expect(page2('.card-grid .product-card .card-title').toArray().map((h) => page2(h).text())).toEqual(['Bulk Quercetin']);
+    expect(
+      page2('.card-grid .product-card .card-title')
+        .toArray()
+        .map((h) => page2(h).text()),
+    ).toEqual(['Bulk Quercetin']);
     expect(page2('h1').text()).toBe('Monomer – page 2');
   });
   test('a category lists products listed in it from another category', () => {
     const { $ } = renderPath('/herb-extract');
-    expect($('.card-grid .product-card .card-title').toArray().map((h) => $(h).text())).toEqual(['Bulk Curcumin']);
-    expect($('.chips a').toArray().map((a) => $(a).attr('href'))).toEqual(['/monomer/page-1']);
+    expect(
+      $('.card-grid .product-card .card-title')
+        .toArray()
+        .map((h) => $(h).text()),
+    ).toEqual(['Bulk Curcumin']);
+    expect(
+      $('.chips a')
+        .toArray()
+        .map((a) => $(a).attr('href')),
+    ).toEqual(['/monomer/page-1']);
   });
-  test("a list page ends with articles for its own products; a product page showing the same articles keeps its heading", () => {
+  test('a list page ends with articles for its own products; a product page showing the same articles keeps its heading', () => {
     const catalogue = fixtureCatalogue();
     const model = createSiteModel(catalogue, ASSETS);
     // One model for both, the list first: the related section's template is cached per model.
     const list = load(renderRoute(model, routeAt(catalogue, '/herb-extract')));
     const product = load(renderRoute(model, routeAt(catalogue, '/monomer/bulk-curcumin')));
     expect(list('#related-guides-heading').text()).toBe('From our Knowledge Center');
-    expect(list('#related-guides-heading').next().find('.card-title').toArray().map((h) => list(h).text())).toEqual(['What Is Curcumin?']);
+    expect(
+      list('#related-guides-heading')
+        .next()
+        .find('.card-title')
+        .toArray()
+        .map((h) => list(h).text()),
+    ).toEqual(['What Is Curcumin?']);
     expect(product('#related-articles-heading').text()).toBe('Related articles');
-    expect(product('#related-articles-heading').next().find('.card-title').toArray().map((h) => product(h).text())).toEqual(['What Is Curcumin?']);
+    expect(
+      product('#related-articles-heading')
+        .next()
+        .find('.card-title')
+        .toArray()
+        .map((h) => product(h).text()),
+    ).toEqual(['What Is Curcumin?']);
     expect(product('#related-guides-heading').length).toBe(0);
   });
   test('an empty category says so and offers a contact link', () => {
@@ -271,7 +337,12 @@ describe('ProductDetail', () => {
       .toArray()
       .map((el) => $(el).attr('class'));
     expect(order).toEqual(['product-heading', 'gallery', 'product-summary']);
-    expect($('.product-heading').children().toArray().map((el) => el.tagName)).toEqual(['p', 'h1', 'p']);
+    expect(
+      $('.product-heading')
+        .children()
+        .toArray()
+        .map((el) => el.tagName),
+    ).toEqual(['p', 'h1', 'p']);
     expect($('.product-summary table.attributes').length).toBe(1);
   });
   test('calls to action preselect their inquiry type and land on the form', () => {
@@ -286,7 +357,9 @@ describe('ProductDetail', () => {
       ['Private labelling', '#inquire', 'private-label'],
       ['Bulk and wholesale', '#inquire', 'bulk-wholesale'],
     ]);
-    const choices = $('form#inquire select[name="type"] option').toArray().map((o) => $(o).attr('value'));
+    const choices = $('form#inquire select[name="type"] option')
+      .toArray()
+      .map((o) => $(o).attr('value'));
     for (const [, , type] of ctas) expect(choices).toContain(type);
     expect($('form#inquire input[name="product"]').attr('value')).toBe('Bulk Curcumin');
     expect($('form#inquire input[name="page"]').attr('value')).toBe('/monomer/bulk-curcumin');
@@ -294,7 +367,13 @@ describe('ProductDetail', () => {
   test('description, applications, related products and articles, share', () => {
     expect($('#description-heading').next().text()).toBe('Curcumin from turmeric root.');
     expect($('#applications-heading').next().text()).toBe('Dietary supplements');
-    expect($('#related-products-heading').next().find('.card-title').toArray().map((h) => $(h).text())).toEqual(['Berberine Powder', 'Bulk Quercetin']);
+    expect(
+      $('#related-products-heading')
+        .next()
+        .find('.card-title')
+        .toArray()
+        .map((h) => $(h).text()),
+    ).toEqual(['Berberine Powder', 'Bulk Quercetin']);
     expect($('#related-articles-heading').next().find('.card-title').text()).toBe('What Is Curcumin?');
     expect($('[data-share] button[data-share-copy]').attr('data-url')).toBe('https://www.example.com/monomer/bulk-curcumin');
   });
@@ -308,7 +387,11 @@ describe('ProductDetail', () => {
 describe('Knowledge and news', () => {
   test('knowledge list is newest first, paged', () => {
     const { $ } = renderPath('/knowledge');
-    expect($('.card-grid .card-title').toArray().map((h) => $(h).text())).toEqual(['Quercetin vs Rutin', 'What Is Curcumin?']);
+    expect(
+      $('.card-grid .card-title')
+        .toArray()
+        .map((h) => $(h).text()),
+    ).toEqual(['Quercetin vs Rutin', 'What Is Curcumin?']);
     expect($('.pagination a[rel="next"]').attr('href')).toBe('/knowledge/page-2');
   });
   test('article: headline, category, author, dates, body, related products, previous and next', () => {
@@ -324,7 +407,11 @@ describe('Knowledge and news', () => {
   });
   test('news list and detail', () => {
     const list = renderPath('/news').$;
-    expect(list('.card-grid .card-title').toArray().map((h) => list(h).text())).toEqual(['Exhibition 2024', 'Exhibition 2023']);
+    expect(
+      list('.card-grid .card-title')
+        .toArray()
+        .map((h) => list(h).text()),
+    ).toEqual(['Exhibition 2024', 'Exhibition 2023']);
     expect(list('.pagination').length).toBe(0);
     const { $ } = renderPath('/news/exhibition-2024');
     expect($('h1').text()).toBe('Exhibition 2024');
@@ -355,7 +442,12 @@ describe('company and utility pages', () => {
     const empty = $('[data-search-empty]');
     expect(empty.attr('hidden')).toBeDefined();
     expect(empty.find('h2').first().text()).toBe('No results');
-    expect(empty.find('.chips a').toArray().map((a) => $(a).attr('href'))).toEqual(['/herb-extract', '/api']);
+    expect(
+      empty
+        .find('.chips a')
+        .toArray()
+        .map((a) => $(a).attr('href')),
+    ).toEqual(['/herb-extract', '/api']);
   });
   test('search not found offers popular categories and another search', () => {
     const { $ } = renderPath('/search/404');

@@ -255,13 +255,10 @@ async function crawlWith(client: HttpClient, opts: CrawlOptions): Promise<CrawlR
         running++;
         const record = queue[head];
         queue[head++] = undefined!; // let the record go with the crawl's result, not the queue
-        visit(record).then(
-          () => {
-            running--;
-            pump();
-          },
-          reject,
-        );
+        visit(record).then(() => {
+          running--;
+          pump();
+        }, reject);
       }
       if (running === 0 && head >= queue.length) resolve();
     };

@@ -11,7 +11,11 @@ export function robotsDirectives(header: string | undefined): string[] {
   for (const part of header.split(/,(?=\s*[a-z-]+\s*:)|\n/i)) {
     const m = /^\s*([a-z][\w-]*)\s*:\s*(.*)$/i.exec(part);
     // "unavailable_after: <date>" is a directive, not a crawler's name.
-    if (m && !/^unavailable_after$/i.test(m[1]) && !/^(noindex|nofollow|none|all|noarchive|nosnippet|max-[\w-]+|notranslate|noimageindex|indexifembedded)$/i.test(m[1])) {
+    if (
+      m &&
+      !/^unavailable_after$/i.test(m[1]) &&
+      !/^(noindex|nofollow|none|all|noarchive|nosnippet|max-[\w-]+|notranslate|noimageindex|indexifembedded)$/i.test(m[1])
+    ) {
       if (m[1].toLowerCase() === 'googlebot') out.push(m[2].toLowerCase().trim());
       continue;
     }

@@ -101,7 +101,9 @@ function filesOf(crawl: CrawlResult): Map<string, number> {
   const files = new Map<string, number>();
   for (const record of crawl.records.values()) {
     // Not fetched (robots.txt, --max-pages, outside the folder) is not missing: nothing is known against it.
-    const missing = record.loop === true || (record.status === null ? record.blockedBy === undefined && !record.skipped && record.error !== 'outside the crawled folder' : record.status >= 400);
+    const missing =
+      record.loop === true ||
+      (record.status === null ? record.blockedBy === undefined && !record.skipped && record.error !== 'outside the crawled folder' : record.status >= 400);
     if (missing) continue;
     const key = fileKey(pageKey(record.url));
     files.set(key, Math.max(files.get(key) ?? 0, record.bytes));
@@ -140,7 +142,8 @@ export async function runCrawlAudit(opts: CrawlAuditOptions): Promise<AuditRepor
   });
   phase(`crawl ${crawl.records.size} URLs, ${crawl.pages} pages`);
   const first = crawl.records.get(crawl.start);
-  if (first?.blockedBy !== undefined) throw new CrawlStartError(`robots.txt disallows ${crawl.start} ("Disallow: ${first.blockedBy}"); pass --ignore-robots to crawl it anyway`);
+  if (first?.blockedBy !== undefined)
+    throw new CrawlStartError(`robots.txt disallows ${crawl.start} ("Disallow: ${first.blockedBy}"); pass --ignore-robots to crawl it anyway`);
   if (first?.status === null && !first.loop) throw new CrawlStartError(`nothing answers at ${crawl.start}: ${first.error}`);
 
   const sorted = [...pages.values()].sort((a, b) => (a.site.url < b.site.url ? -1 : a.site.url > b.site.url ? 1 : 0));
@@ -169,7 +172,14 @@ export async function runCrawlAudit(opts: CrawlAuditOptions): Promise<AuditRepor
   const keep = (f: Finding): boolean => !DISK_ONLY.has(f.rule) && !(homeless && f.rule === 'links/deep');
   const findings = sortFindings([...sorted.flatMap((p) => p.findings), ...site.findings, ...crawlFindings].filter(keep));
   // A crawl never has the build's routes: the screen-kind chart and the build's own rules stay out.
-  const report = buildReport({ dir: opts.url, settings: opts.settings }, crawl.originKnown ? { origin: crawl.siteOrigin, basePath: crawl.scope.base } : null, false, findings, siteFacts, site);
+  const report = buildReport(
+    { dir: opts.url, settings: opts.settings },
+    crawl.originKnown ? { origin: crawl.siteOrigin, basePath: crawl.scope.base } : null,
+    false,
+    findings,
+    siteFacts,
+    site,
+  );
   report.crawl = {
     start: opts.url,
     origin: crawl.scope.origin,

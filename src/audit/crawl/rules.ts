@@ -45,7 +45,8 @@ function origins(record: UrlRecord): string {
   const parts: string[] = [];
   if (refs.length > 0) parts.push(`linked from ${refs.length === 1 ? examples(refs) : `${refs.length} pages (${examples(refs)})`}`);
   const canonicalOf = sorted(record.canonicalOf);
-  if (canonicalOf.length > 0) parts.push(`the canonical of ${canonicalOf.length === 1 ? examples(canonicalOf) : `${canonicalOf.length} pages (${examples(canonicalOf)})`}`);
+  if (canonicalOf.length > 0)
+    parts.push(`the canonical of ${canonicalOf.length === 1 ? examples(canonicalOf) : `${canonicalOf.length} pages (${examples(canonicalOf)})`}`);
   if (record.via.includes('sitemap')) parts.push('listed in the sitemap');
   if (record.via.includes('start')) parts.push('the start URL');
   return parts.join(', ');
@@ -65,7 +66,10 @@ export function checkCrawl(input: CrawlRuleInput): Finding[] {
     const where = origins(record);
     const emit = about(record);
     if (record.loop) {
-      emit('http/redirect-loop', `${record.url} redirects in a loop: ${[...record.redirects.map((h) => `${h.url} (${h.status})`), record.finalUrl].join(' → ')}; ${where}.`);
+      emit(
+        'http/redirect-loop',
+        `${record.url} redirects in a loop: ${[...record.redirects.map((h) => `${h.url} (${h.status})`), record.finalUrl].join(' → ')}; ${where}.`,
+      );
     } else if (record.status === null && record.error !== undefined && record.error !== 'outside the crawled folder') {
       emit('http/unreachable', `${record.url} got no answer (${record.error}); ${where}.`);
     } else if (record.status !== null && record.status >= 400) {
@@ -82,8 +86,13 @@ export function checkCrawl(input: CrawlRuleInput): Finding[] {
     const first = record.redirects[0];
     const kind = redirectKind(first.url, first.location);
     if (kind === 'https') emit('http/https-redirect', `${first.url} redirects to https; ${where}.`);
-    else if (kind === 'trailing-slash') emit('http/trailing-slash-redirect', `${first.url} redirects to ${new URL(first.location, first.url).pathname}, which differs only in its trailing slash; ${where}.`);
-    else if (record.via.some((v) => v === 'link' || v === 'image' || v === 'resource')) emit('http/linked-redirect', `${record.url} redirects to ${record.finalUrl}; ${where}.`);
+    else if (kind === 'trailing-slash')
+      emit(
+        'http/trailing-slash-redirect',
+        `${first.url} redirects to ${new URL(first.location, first.url).pathname}, which differs only in its trailing slash; ${where}.`,
+      );
+    else if (record.via.some((v) => v === 'link' || v === 'image' || v === 'resource'))
+      emit('http/linked-redirect', `${record.url} redirects to ${record.finalUrl}; ${where}.`);
     if (record.canonicalOf.size > 0) {
       about(record, record.canonicalOf)(
         'http/canonical-redirects',
@@ -99,9 +108,15 @@ export function checkCrawl(input: CrawlRuleInput): Finding[] {
     const notFoundPage = probe.status === 200 && looksLikeNotFound(input.probe.title, input.probe.h1);
     const via = probe.redirects.length > 0 ? ` after ${probe.redirects.length} redirect${probe.redirects.length > 1 ? 's' : ''} to ${probe.finalUrl}` : '';
     if (probe.status === 200 && !notFoundPage) {
-      atProbe('http/soft-404', `${probe.url}, a made-up URL, answered 200${via} with a page (${input.probe.title ? `"${input.probe.title}"` : 'untitled'}): every mistyped or removed URL looks like a page to search engines.`);
+      atProbe(
+        'http/soft-404',
+        `${probe.url}, a made-up URL, answered 200${via} with a page (${input.probe.title ? `"${input.probe.title}"` : 'untitled'}): every mistyped or removed URL looks like a page to search engines.`,
+      );
     } else if (!(probe.status >= 500) || notFoundPage) {
-      atProbe('http/not-found-status', `${probe.url}, a made-up URL, answered ${probe.status}${via}${notFoundPage ? ' with a not-found page' : ''} instead of 404.`);
+      atProbe(
+        'http/not-found-status',
+        `${probe.url}, a made-up URL, answered ${probe.status}${via}${notFoundPage ? ' with a not-found page' : ''} instead of 404.`,
+      );
     }
   }
 

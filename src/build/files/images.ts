@@ -27,7 +27,8 @@ export async function publishImages(writer: SiteWriter, images: readonly Catalog
   // One photograph at a time, while the pages render: each can be megabytes, and its copies already use every core.
   for (const image of images) {
     const bytes = await readFile(image.path);
-    if (bytes.length !== image.size || digestOf(bytes) !== image.digest) throw new Error(`${image.path} changed during the build, after it was checked; run the build again`);
+    if (bytes.length !== image.size || digestOf(bytes) !== image.digest)
+      throw new Error(`${image.path} changed during the build, after it was checked; run the build again`);
     const variants = variantsOf(image);
     const copies = variants.length === 0 ? [] : await resizedCopies(bytes, image, variants, cacheDir);
     written.push(...(await writer.write([{ path: image.url.slice(1), contents: bytes }, ...copies])));
@@ -58,7 +59,13 @@ async function resizedCopies(bytes: Buffer, image: CatalogueImage, variants: rea
   let decoded: Sharp | undefined;
   return Promise.all(
     variants.map(async (v): Promise<SiteFile> => {
-      const cached = cacheDir && path.join(cacheDir, 'images', `${image.digest}-${v.width}w-${VARIANT_ENCODING.format}${VARIANT_ENCODING.quality}-sharp${sharp.versions.sharp}.${VARIANT_ENCODING.format}`);
+      const cached =
+        cacheDir &&
+        path.join(
+          cacheDir,
+          'images',
+          `${image.digest}-${v.width}w-${VARIANT_ENCODING.format}${VARIANT_ENCODING.quality}-sharp${sharp.versions.sharp}.${VARIANT_ENCODING.format}`,
+        );
       if (cached) {
         const hit = await readFile(cached).catch(() => undefined);
         if (hit) {
@@ -69,11 +76,7 @@ async function resizedCopies(bytes: Buffer, image: CatalogueImage, variants: rea
       }
       // rotate() without an angle turns the picture upright by its EXIF orientation, as browsers show the original.
       decoded ??= sharp(bytes, { failOn: 'error' }).rotate();
-      const contents = await decoded
-        .clone()
-        .resize({ width: v.width })
-        .webp({ quality: VARIANT_ENCODING.quality })
-        .toBuffer();
+      const contents = await decoded.clone().resize({ width: v.width }).webp({ quality: VARIANT_ENCODING.quality }).toBuffer();
       if (cached) await storeAtomically(cached, contents);
       return { path: v.url.slice(1), contents };
     }),

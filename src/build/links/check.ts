@@ -20,13 +20,23 @@ export interface LinkCheck {
  * `tally` and `unsafe` as the render phase gathered them (a source is a plan
  * index, or an error page's negative number); `files` every file written.
  */
-export function checkLinks(tally: LinkTally, unsafeFound: ReadonlyArray<readonly [string, number]>, plan: readonly PlannedRoute[], errorPages: number, files: ReadonlySet<string>, outDir: string): LinkCheck {
+export function checkLinks(
+  tally: LinkTally,
+  unsafeFound: ReadonlyArray<readonly [string, number]>,
+  plan: readonly PlannedRoute[],
+  errorPages: number,
+  files: ReadonlySet<string>,
+  outDir: string,
+): LinkCheck {
   const pathOfSource = (i: number) => (i < 0 ? `/${errorPageOfSource(i)}` : plan[i].route.path);
   const fileByPath = new Map(plan.map((p) => [p.route.path, p.file]));
   const fileOfSource = (source: string) => fileByPath.get(source) ?? source.slice(1);
   const broken = findBroken(tally, files, pathOfSource);
   const unsafe = unsafeFound.map(([reference, i]) => ({ reference, source: pathOfSource(i) }));
-  const diagnostics = [...broken.map((b) => brokenDiagnostic(b, fileOfSource, outDir)), ...unsafe.map((u) => unsafeLinkDiagnostic(u.reference, fileOfSource(u.source), outDir))];
+  const diagnostics = [
+    ...broken.map((b) => brokenDiagnostic(b, fileOfSource, outDir)),
+    ...unsafe.map((u) => unsafeLinkDiagnostic(u.reference, fileOfSource(u.source), outDir)),
+  ];
   let references = 0;
   for (const t of tally.values()) references += t.count;
   const links: LinkSummary = { pages: plan.length + errorPages, references, targets: tally.size, broken: broken.length, unsafe: unsafe.length };

@@ -409,7 +409,11 @@ export class BatchTally {
   /** Every target with its count: a page names a target in its own pieces or its group, never both. */
   entries(): TallyEntries {
     const all: LinkTally = new Map([...this.targets].map(([t, e]) => [t, { count: e.count, sources: [...e.sources] }]));
-    for (const [group, { count, sources }] of this.groups) mergeTally(all, [...group.targets].map((t): [string, number, number[]] => [t, count, sources]));
+    for (const [group, { count, sources }] of this.groups)
+      mergeTally(
+        all,
+        [...group.targets].map((t): [string, number, number[]] => [t, count, sources]),
+      );
     return tallyEntries(all);
   }
 }

@@ -21,7 +21,9 @@ export function safeOutputFile(file: string): string {
   if (file === '' || file.startsWith('/')) throw new UnsafePathError(`output file "${file}" must be a relative path`);
   for (const s of file.split('/')) {
     if (s === '' || s === '.' || s === '..' || s.includes('\\') || /[\u0000-\u001f\u007f]/.test(s)) {
-      throw new UnsafePathError(`output file "${file.replace(/[\u0000-\u001f\u007f]/g, '?')}" has an unsafe segment "${s.replace(/[\u0000-\u001f\u007f]/g, '?')}"`);
+      throw new UnsafePathError(
+        `output file "${file.replace(/[\u0000-\u001f\u007f]/g, '?')}" has an unsafe segment "${s.replace(/[\u0000-\u001f\u007f]/g, '?')}"`,
+      );
     }
   }
   return file;

@@ -43,10 +43,14 @@ export function siteWriter(outDir: string, concurrency = SITE_WRITE_CONCURRENCY)
     return made;
   };
   const each = async <T extends { path: string }>(files: readonly T[], io: (file: T) => Promise<void>): Promise<string[]> => {
-    await Promise.all(files.map((f) => limit(async () => {
-      await folder(f.path);
-      await io(f);
-    })));
+    await Promise.all(
+      files.map((f) =>
+        limit(async () => {
+          await folder(f.path);
+          await io(f);
+        }),
+      ),
+    );
     return files.map((f) => f.path);
   };
   return {

@@ -61,7 +61,8 @@ export function causeOf(err: unknown): string {
  */
 function writeOutput(outDir: string, file: string, pieces: readonly string[], { fresh, twin, previous }: Partial<RouteJob> = {}, stamp = false): PageWrite {
   const twinFile = twin ? twinFileOf(file) : null;
-  const write = (anew: boolean) => writeStampedOutputFile(insideRoot(outDir, file), pieces, anew, twinFile === null ? undefined : insideRoot(outDir, twinFile), previous, stamp);
+  const write = (anew: boolean) =>
+    writeStampedOutputFile(insideRoot(outDir, file), pieces, anew, twinFile === null ? undefined : insideRoot(outDir, twinFile), previous, stamp);
   try {
     return write(fresh === true);
   } catch (err) {

@@ -29,7 +29,10 @@ const FORMATS = ['html', 'json', 'csv'] as const;
 
 /** `--format html,csv`: each one of FORMATS. */
 function parseFormats(value: string): Set<(typeof FORMATS)[number]> {
-  const formats = value.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
+  const formats = value
+    .split(',')
+    .map((f) => f.trim().toLowerCase())
+    .filter(Boolean);
   if (formats.length === 0) throw new UserError(`--format ${JSON.stringify(value)}: expected a comma-separated list of ${FORMATS.join(', ')}`);
   return new Set(formats.map((f) => oneOf(f, '--format', FORMATS)));
 }
@@ -59,9 +62,16 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
     .option('--format <formats>', 'reports to write, comma-separated: html, json, csv (audit-findings.csv and audit-pages.csv)', 'html,json')
     .option('--exclude <glob>', 'HTML files that are not pages, relative to --dir (repeatable; also "exclude" in the config)', collect, [])
     .option('--json', 'print the JSON report on stdout')
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists').choices(['error', 'warning', 'info', 'none']).default('error'))
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists')
+        .choices(['error', 'warning', 'info', 'none'])
+        .default('error'),
+    )
     .option('--config <file>', 'JSON config whose "audit" section turns rules off or changes thresholds (default: site.config.json)')
-    .option('--origin <url>', 'the URL --dir is served at; its path is the base path, links outside it are outside the site (default: from the home canonical or the sitemap)')
+    .option(
+      '--origin <url>',
+      'the URL --dir is served at; its path is the base path, links outside it are outside the site (default: from the home canonical or the sitemap)',
+    )
     .option('--lighthouse', 'also run Lighthouse on one page per screen kind')
     .option('--lighthouse-pages <n>', 'extra pages for Lighthouse', '0')
     .option('--budget <score>', 'with --lighthouse: fail when a category scores under this (0-100)')
@@ -109,7 +119,12 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
 
       const writeStart = performance.now();
       const { writeAuditReports } = await import('../../audit/reports.js');
-      const { files: written, json } = await writeAuditReports(report, { reportsDir: flags.reports, formats, json: flags.json, siteDir: relative(flags.reports, flags.dir) });
+      const { files: written, json } = await writeAuditReports(report, {
+        reportsDir: flags.reports,
+        formats,
+        json: flags.json,
+        siteDir: relative(flags.reports, flags.dir),
+      });
       onPhase('reports', performance.now() - writeStart);
 
       if (flags.json) stdout(json.trimEnd());
@@ -118,7 +133,9 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
         stdout(formatText(report, painter(colorEnabled(process.stdout, flags))));
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
-      stderr(`site audit: ${report.summary.pages} pages in ${seconds} s (${phases.join(', ')}); reports in ${written.map((f) => join(flags.reports, f)).join(', ')}`);
+      stderr(
+        `site audit: ${report.summary.pages} pages in ${seconds} s (${phases.join(', ')}); reports in ${written.map((f) => join(flags.reports, f)).join(', ')}`,
+      );
 
       const threshold = RANK[flags.failOn];
       const failing = threshold > 0 && report.findings.some((f) => RANK[f.severity] >= threshold);

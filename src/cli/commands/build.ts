@@ -59,7 +59,12 @@ export function summaryLine(result: BuildResult, out: string, reports: string): 
   if (result.ok) {
     return `site build: ${plural(result.pages, 'page')} written to ${out} in ${result.seconds.toFixed(2)} s · ${plural(result.warnings, 'warning')} · ${links}`;
   }
-  const why = result.failedAt === 'check' ? 'the catalogue has errors' : result.failedAt === 'links' ? `broken links; see ${reports}/links.json` : 'a page failed to render';
+  const why =
+    result.failedAt === 'check'
+      ? 'the catalogue has errors'
+      : result.failedAt === 'links'
+        ? `broken links; see ${reports}/links.json`
+        : 'a page failed to render';
   return `site build: failed (${why}) in ${result.seconds.toFixed(2)} s · ${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')} · ${out} left unchanged`;
 }
 
@@ -74,21 +79,24 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
     .option('--concurrency <n>', 'render threads, the main thread included (default: the main thread alone below 5,000 routes, else one per core)')
     .option('--strict', 'treat warnings as errors')
     .option('--no-search-index', 'skip the search index')
-    .option('--no-html-twins', 'write <path>/index.html only, without <path>.html beside it (hosts such as GitHub Pages, Netlify and Cloudflare Pages then redirect /path to /path/)')
+    .option(
+      '--no-html-twins',
+      'write <path>/index.html only, without <path>.html beside it (hosts such as GitHub Pages, Netlify and Cloudflare Pages then redirect /path to /path/)',
+    )
     .action(async (flags: BuildFlags) => {
       const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency, '--concurrency', 1);
       const { buildSite } = await import('../../build/index.js');
       const paint = painter(colorEnabled(process.stderr, { json: flags.json }));
       const result = await buildSite({
-          dataDir: flags.dataDir,
-          outDir: flags.out,
-          reportsDir: flags.reports,
-          concurrency,
-          strict: flags.strict,
-          searchIndex: flags.searchIndex,
-          htmlTwins: flags.htmlTwins,
-          onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),
-        });
+        dataDir: flags.dataDir,
+        outDir: flags.out,
+        reportsDir: flags.reports,
+        concurrency,
+        strict: flags.strict,
+        searchIndex: flags.searchIndex,
+        htmlTwins: flags.htmlTwins,
+        onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),
+      });
       if (flags.json) {
         stdout(JSON.stringify({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
       } else {

@@ -21,7 +21,6 @@ interface ServeFlags {
   notifyFrom?: string;
 }
 
-
 export function registerServe(program: Command, ctx: CommandContext): void {
   program
     .command('serve')
@@ -35,7 +34,11 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .option('--body-limit <bytes>', 'largest inquiry body accepted', '32768')
     .option('--keep-alive-timeout <seconds>', 'how long an idle connection stays open (default: 90); keep it above the idle time-out of a proxy in front')
     .option('--trust-proxy', 'take the client address from X-Forwarded-For (behind a reverse proxy)')
-    .option('--csp <directive:source>', 'allow a third-party source in the Content-Security-Policy, e.g. script-src:https://www.googletagmanager.com (repeatable)', collect)
+    .option(
+      '--csp <directive:source>',
+      'allow a third-party source in the Content-Security-Policy, e.g. script-src:https://www.googletagmanager.com (repeatable)',
+      collect,
+    )
     .option('--smtp-url <url>', 'SMTP server for e-mail notification of inquiries (default: $SITE_SMTP_URL)')
     .option('--notify-to <address>', 'who is e-mailed about each inquiry (default: $SITE_NOTIFY_TO)')
     .option('--notify-from <address>', 'sender of those e-mails (default: $SITE_NOTIFY_FROM or the recipient)')

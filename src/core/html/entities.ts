@@ -4,9 +4,34 @@
  * check), so a reference means the same thing to both.
  */
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
-  hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', middot: '·', bull: '•',
-  laquo: '«', raquo: '»', deg: '°', times: '×', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  middot: '·',
+  bull: '•',
+  laquo: '«',
+  raquo: '»',
+  deg: '°',
+  times: '×',
+  euro: '€',
+  pound: '£',
+  yen: '¥',
+  cent: '¢',
+  sect: '§',
+  para: '¶',
 };
 
 const isAsciiLetter = (c: number): boolean => (c | 32) >= 97 && (c | 32) <= 122;
@@ -65,4 +90,3 @@ export function decodeEntities(s: string): string {
   }
   return out + s.slice(last);
 }
-

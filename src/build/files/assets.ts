@@ -9,13 +9,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SiteWriter } from '../output/site-writer.js';
-
-/** Absolute URLs of the client entries, as the templates reference them (contract: render's AssetRefs). */
-export interface AssetRefs {
-  css: string;
-  js: string;
-  search: string;
-}
+import type { AssetRefs } from '../../model/model.js';
 
 /** The client bundle is missing or incomplete; the message says what to run. */
 export class AssetsMissingError extends UserError {

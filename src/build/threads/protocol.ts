@@ -5,7 +5,7 @@
  */
 import type { RouteRecord } from '../../core/schema.js';
 import type { BodyRef } from '../../core/catalogue.js';
-import type { AssetRefs } from '../files/assets.js';
+import type { AssetRefs } from '../../model/model.js';
 import type { TallyEntries } from '../links/scan.js';
 import type { ErrorPageFile } from '../../core/error-pages.js';
 

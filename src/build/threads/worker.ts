@@ -9,7 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { Catalogue } from '../../core/catalogue.js';
 import type { Block, Product, RouteRecord } from '../../core/schema.js';
-import type { AssetRefs } from '../files/assets.js';
+import type { AssetRefs } from '../../model/model.js';
 import type { SiteModel } from '../../model/model.js';
 import { readSnapshot } from './snapshot.js';
 import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';

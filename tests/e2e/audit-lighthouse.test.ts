@@ -54,9 +54,10 @@ describe('site audit --lighthouse', () => {
     expect(r.stdout).toMatch(/\/about \(about\): performance \d+, accessibility \d+, best-practices \d+, seo \d+/);
     expect(r.html).toContain('<h2>Lighthouse</h2>');
     // Lighthouse sees the site as `site serve` serves it (compressed, with cache lifetimes): the audits about how
-    // a server answers pass, where a bare static server failed them on the home page of this fixture.
+    // a server answers pass, where a bare static server failed them on the home page of this fixture. (Not
+    // document-latency-insight: it also times the server's first answer, which the machine's load decides.)
     const ids = lighthouse.flatMap((p) => (p.failed as Array<{ id: string }>).map((f) => `${p.url} ${f.id}`));
-    for (const hostAudit of ['uses-text-compression', 'uses-long-cache-ttl', 'cache-insight', 'document-latency-insight']) {
+    for (const hostAudit of ['uses-text-compression', 'uses-long-cache-ttl', 'cache-insight']) {
       expect(ids.filter((id) => id.endsWith(` ${hostAudit}`))).toEqual([]);
     }
   }, 240_000);

@@ -88,12 +88,14 @@ describe('audit.html in Chromium', () => {
     // The broken-link page: its finding, the home page linking to it, its own outlinks.
     await page.locator('#pages a', { hasText: /^\/faults\/links-broken$/ }).click();
     const view = page.locator('#page-view');
-    await expect(view.isVisible()).resolves.toBe(true);
+    // The view opens on the click's hashchange: wait for it rather than look at once (it fails if it never shows).
+    await view.waitFor({ state: 'visible', timeout: 10_000 });
     const text = (await view.textContent()) ?? '';
     expect(text).toContain('links/broken');
     expect(text).toContain('/faults/does-not-exist');
     expect(await view.locator('h3', { hasText: 'Inlinks' }).textContent()).toBe('Inlinks (1)');
     await view.locator('a', { hasText: /^\/$/ }).first().click();
+    await view.locator('h2', { hasText: /^Page \/$/ }).waitFor({ timeout: 10_000 });
     await expect(view.locator('h2').textContent()).resolves.toBe('Page /');
     expect(errors).toEqual([]);
     await page.close();

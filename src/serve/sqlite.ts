@@ -120,10 +120,11 @@ function wrapNodeSqlite(db: InstanceType<NodeSqlite['DatabaseSync']>): Connectio
         try {
           fn(...args);
         } catch (e) {
-          // SQLite may already have rolled back (e.g. on SQLITE_FULL); the error worth reporting is `e`.
           try {
             db.exec('ROLLBACK');
-          } catch {}
+          } catch {
+            // SQLite may already have rolled back (e.g. on SQLITE_FULL): the error worth reporting is `e`.
+          }
           throw e;
         }
         db.exec('COMMIT');

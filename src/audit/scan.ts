@@ -488,8 +488,9 @@ class PageReader implements TagHandler {
   }
 }
 
-export function scanPage(html: string, url: string, file: string): PageFacts {
-  const facts: PageFacts = {
+/** The facts of a page before any of it is read: what every reader of pages (this scanner, the tests' reference) starts from. */
+export function emptyPageFacts(url: string, file: string): PageFacts {
+  return {
     url,
     file,
     screen: null,
@@ -511,6 +512,10 @@ export function scanPage(html: string, url: string, file: string): PageFacts {
     lorem: false,
     mainText: '',
   };
+}
+
+export function scanPage(html: string, url: string, file: string): PageFacts {
+  const facts = emptyPageFacts(url, file);
   const s: Scan = {
     html,
     facts,

@@ -82,9 +82,10 @@ export const TEMPLATE_OF: Record<View['screen'], string> = {
  * React would render. Content cannot forge a placeholder: React escapes
  * every `<` in text and attributes, and JSON-LD writes it as \u003c.
  */
-const PLACEHOLDER = { header: '<template data-slot="header"></template>', footer: '<template data-slot="footer"></template>' } as const;
 const HEADER_PLACEHOLDER = <template data-slot="header"></template>;
 const FOOTER_PLACEHOLDER = <template data-slot="footer"></template>;
+/** What React writes for each placeholder: what assemble looks for. */
+const PLACEHOLDER = { header: renderToStaticMarkup(HEADER_PLACEHOLDER), footer: renderToStaticMarkup(FOOTER_PLACEHOLDER) };
 
 const chromeCache = new WeakMap<SiteModel, Map<string, string>>();
 
@@ -174,7 +175,8 @@ const factsOf = (model: SiteModel, route: RouteRecord, head: HeadData): RouteFac
  */
 let lastFacts: { model: SiteModel; route: RouteRecord; facts: RouteFacts } | undefined;
 
-function renderDocument(model: SiteModel, route: RouteRecord): DocumentParts {
+/** The whole HTML document of a route, in pieces (see DocumentParts). Throws (with the route's path) when the route cannot be bound. */
+export function renderRouteParts(model: SiteModel, route: RouteRecord): DocumentParts {
   const view = resolveView(model, route);
   const crumbs = breadcrumbs(model, route, view);
   const head = computeHead(model, route, view, crumbs);
@@ -185,11 +187,6 @@ function renderDocument(model: SiteModel, route: RouteRecord): DocumentParts {
     </Layout>,
   );
   return assemble(model, SECTION[view.screen], page);
-}
-
-/** The whole HTML document of a route, in pieces (see DocumentParts). Throws (with the route's path) when the route cannot be bound. */
-export function renderRouteParts(model: SiteModel, route: RouteRecord): DocumentParts {
-  return renderDocument(model, route);
 }
 
 /** The whole HTML document of a route. Throws (with the route's path) when the route cannot be bound. */

@@ -25,7 +25,7 @@ const NOT_CONTENT = new Set(['nav', 'aside', 'form']);
 const RESOURCE_SRC = new Set(['script', 'img', 'iframe', 'source', 'video', 'audio', 'embed', 'track', 'input']);
 const NON_RESOURCE_LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'author', 'help', 'license', 'search']);
 
-import { collapse, isShareImage, jsonLdFact } from '../../src/audit/scan.js';
+import { collapse, emptyPageFacts, isShareImage, jsonLdFact } from '../../src/audit/scan.js';
 import { srcsetUrls } from '../../src/core/html/srcset.js';
 
 function textOf(node: DomNode, withAlt: boolean): string {
@@ -46,28 +46,7 @@ export function extractPage(html: string, url: string, file: string): PageFacts 
   const $ = load(html);
   const root = $.root()[0] as unknown as DomNode;
   const hasMain = /<main[\s>]/i.test(html);
-  const facts: PageFacts = {
-    url,
-    file,
-    screen: null,
-    titles: [],
-    descriptions: [],
-    keywords: [],
-    robots: [],
-    canonicals: [],
-    headings: [],
-    ids: new Set(),
-    links: [],
-    images: [],
-    resources: [],
-    refs: [],
-    baseHref: null,
-    shareImages: [],
-    jsonLd: [],
-    visibleText: '',
-    lorem: false,
-    mainText: '',
-  };
+  const facts = emptyPageFacts(url, file);
   const visible: string[] = [];
   const main: string[] = [];
 

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter } from '../../core/paint.js';
 import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
+import { REPORT_FORMATS, type ReportFormat } from '../../audit/reports.js';
 import { UserError } from '../../core/errors.js';
 import { collect, httpUrl, oneOf, wholeNumber } from '../flags.js';
 
@@ -25,16 +26,14 @@ interface AuditFlags {
   ignoreRobots?: boolean;
 }
 
-const FORMATS = ['html', 'json', 'csv'] as const;
-
-/** `--format html,csv`: each one of FORMATS. */
-function parseFormats(value: string): Set<(typeof FORMATS)[number]> {
+/** `--format html,csv`: each one of the audit's report formats. */
+function parseFormats(value: string): Set<ReportFormat> {
   const formats = value
     .split(',')
     .map((f) => f.trim().toLowerCase())
     .filter(Boolean);
-  if (formats.length === 0) throw new UserError(`--format ${JSON.stringify(value)}: expected a comma-separated list of ${FORMATS.join(', ')}`);
-  return new Set(formats.map((f) => oneOf(f, '--format', FORMATS)));
+  if (formats.length === 0) throw new UserError(`--format ${JSON.stringify(value)}: expected a comma-separated list of ${REPORT_FORMATS.join(', ')}`);
+  return new Set(formats.map((f) => oneOf(f, '--format', REPORT_FORMATS)));
 }
 
 const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;

@@ -28,12 +28,17 @@ import { twinFileOf } from './output/paths.js';
 import { siteWriter } from './output/site-writer.js';
 import { stampRecorder, takeStamps } from './output/stamps.js';
 import { pageDirs, planRoutes } from './plan.js';
-import { renderAll, workerCatalogue } from './render-pages.js';
+import { detailBody, renderAll, workerCatalogue } from './render-pages.js';
+import { globalKey, readRecord, RecordCollector, routeKey, writeRecord, type BuildRecord } from './incremental/record.js';
+import { takeOverPages, type TakenOver } from './incremental/reuse.js';
+import { selectPages, type Selection } from './incremental/select.js';
+import { mergeTally } from './links/scan.js';
+import { createRenderer, type Renderer } from './threads/worker.js';
 import { writeReports } from './reports.js';
 import { allSettledOrThrow } from './settle.js';
 import { writeSiteFiles } from './site-files.js';
 import { createRenderPool, type RenderPool } from './threads/pool.js';
-import type { PrepareResult } from './threads/protocol.js';
+import type { DigestsResult, PrepareResult } from './threads/protocol.js';
 import { boundHeapGrowth, threadsFor } from './threads/sizing.js';
 import { writeSnapshot } from './threads/snapshot.js';
 import { NO_LINKS, NONE_KEPT, type BuildOptions, type BuildResult, type LinkSummary, type PageStamps, type PlannedRoute } from './types.js';
@@ -60,15 +65,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const snapshot = path.join(tmpdir(), `site-build-${process.pid}-${Date.now()}.catalogue`);
   const tmp = tempDirFor(outDir);
-  // Where the pages' stamps are kept between builds (output/stamps.ts); none outside a package (a cold CI checkout run elsewhere).
-  const cacheDir = defaultCacheDir();
-  const config = { snapshot, outDir: tmp, assets, renderModule: options.renderModule ?? RENDER_MODULE, stamps: cacheDir !== undefined };
+  // Where the pages' stamps and the build record are kept between builds (output/stamps.ts, incremental/record.ts);
+  // none outside a package (a cold CI checkout run elsewhere), nor under --no-cache.
+  const cacheDir = options.cache === false ? undefined : defaultCacheDir();
+  const renderModule = options.renderModule ?? RENDER_MODULE;
+  const config = { snapshot, outDir: tmp, assets, renderModule, stamps: cacheDir !== undefined, record: cacheDir !== undefined };
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
   try {
     // check
-    const checked = await checkDataDir(options.dataDir, { lean: true });
+    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false });
     clock.lap('check');
     // Under --strict a warning is an error, exactly as `site check --strict` reports it.
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
@@ -80,11 +87,37 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile, htmlTwins);
     const diagnostics = [...checkDiagnostics, ...planDiagnostics];
     if (checked.catalogue === null || diagnostics.some((d) => d.severity === 'error')) {
-      return finish({ ok: false, failedAt: 'check', diagnostics, checkCounts, pages: 0, files: 0, bytes: 0, links: NO_LINKS, unchanged: NONE_KEPT });
+      return finish({
+        ok: false,
+        failedAt: 'check',
+        diagnostics,
+        checkCounts,
+        pages: 0,
+        files: 0,
+        bytes: 0,
+        links: NO_LINKS,
+        unchanged: NONE_KEPT,
+        rendered: 0,
+        reused: 0,
+      });
     }
     const catalogue = checked.catalogue;
     boundHeapGrowth(plan.length);
-    pool ??= createRenderPool(config, threadsFor(plan.length));
+
+    // incremental: the pages whose inputs did not change since the last build into this folder are taken over
+    const bodyOf = detailBody(catalogue);
+    const keyOf = (planned: PlannedRoute) => routeKey(planned, bodyOf(planned.route)?.digest);
+    const global = cacheDir === undefined ? '' : globalKey({ renderModule, assets, htmlTwins, origin: catalogue.site.origin });
+    const previous = cacheDir === undefined ? undefined : readRecord(cacheDir, outDir, global);
+    let mainRenderer: Renderer | undefined;
+    let selection: Selection | undefined;
+    if (previous !== undefined) {
+      mainRenderer = createRenderer(config, catalogue);
+      const { digests } = (await mainRenderer({ kind: 'digests', names: previous.names })) as DigestsResult;
+      selection = selectPages(plan, previous, digests, keyOf);
+      clock.lap('select');
+    }
+    pool ??= createRenderPool(config, threadsFor(selection?.render.length ?? plan.length));
     const threads = pool;
 
     // prepare: the temporary folder (the spare of the last build, when there is one) and its inventory
@@ -98,7 +131,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: htmlTwins });
     const shares = Array.from({ length: threads.workers }, (_, part) => prepare(part));
     for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
-    threads.startMainThread(catalogue);
+    threads.startMainThread(catalogue, mainRenderer);
     try {
       if (threads.workers > 0) writeSnapshot(snapshot, workerCatalogue(catalogue));
       const held = await allSettledOrThrow([...shares, prepare(threads.workers)]);
@@ -119,6 +152,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         checkKey: checked.key,
         held: inventory.files,
         stamps: { previous: stamps, record: recorder?.add },
+        cacheDir,
+        incremental: cacheDir === undefined ? undefined : { previous, selection, collector: new RecordCollector(plan, keyOf) },
       });
       const all = [...diagnostics, ...built.diagnostics];
 
@@ -138,11 +173,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
           bytes: 0,
           links: built.links,
           unchanged: NONE_KEPT,
+          rendered: built.rendered,
+          reused: 0,
         });
       }
       removeUnwritten(tmp, inventory, built.written);
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
+      if (cacheDir !== undefined && built.record !== undefined) writeRecord(cacheDir, outDir, { global, ...built.record });
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
       return finish({
@@ -154,6 +192,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         bytes: built.bytes,
         links: built.links,
         unchanged: built.unchanged,
+        rendered: built.rendered,
+        reused: built.reused,
       });
     } catch (err) {
       recorder?.drop();
@@ -189,6 +229,10 @@ interface EmitContext {
   /** Files the temporary folder held before this build wrote anything (see Inventory). */
   held: ReadonlySet<string>;
   stamps: PageStamps;
+  /** The build cache folder (check results, search index, image copies, stamps, record); none under --no-cache. */
+  cacheDir: string | undefined;
+  /** With a cache folder: the last build's record and what it selected (when it could be used), and the new record. */
+  incremental?: { previous?: BuildRecord; selection?: Selection; collector: RecordCollector };
 }
 
 interface Emitted {
@@ -199,6 +243,10 @@ interface Emitted {
   written: Set<string>;
   bytes: number;
   unchanged: BuildResult['unchanged'];
+  rendered: number;
+  reused: number;
+  /** The new build record, when every page has its entry (see RecordCollector). */
+  record?: Omit<BuildRecord, 'folder' | 'format' | 'global'>;
 }
 
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
@@ -206,8 +254,17 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const { options, plan, catalogue, tmp, outDir } = ctx;
   const writer = siteWriter(tmp);
 
-  // render, with the search index, the bundle's assets and the catalogue's images written meanwhile
-  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, ctx.stamps, options.onProgress);
+  // take over the pages an incremental build need not render (copied or kept in the temporary folder), then
+  // render the others, with the search index, the bundle's assets and the catalogue's images written meanwhile
+  const { previous, selection, collector } = ctx.incremental ?? {};
+  let taken: TakenOver | undefined;
+  let only: PlannedRoute[] | undefined;
+  if (previous !== undefined && selection !== undefined && collector !== undefined) {
+    taken = takeOverPages(tmp, outDir, selection.reuse, ctx.held, ctx.stamps, previous, collector);
+    only = [...selection.render, ...taken.failed].sort((a, b) => a.index - b.index);
+    ctx.lap('take-over');
+  }
+  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, ctx.stamps, options.onProgress, { only, collector });
   const shareCard = shareCardPng(catalogue.site);
   shareCard.catch(() => undefined); // awaited with the site files; a failed render must not go unobserved meanwhile
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
@@ -223,7 +280,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
               writer,
               catalogue,
               plan.map((p) => p.route),
-              defaultCacheDir(),
+              ctx.cacheDir,
               ctx.checkKey,
               indexInThread,
             )
@@ -233,10 +290,19 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     rendering,
     searchIndex,
     copyAssets(ctx.clientDir, writer),
-    publishImages(writer, catalogue.images, defaultCacheDir()),
+    publishImages(writer, catalogue.images, ctx.cacheDir),
   ] as const);
   // Every page is written: the workers' memory (each its own copy of the catalogue and model) goes now, not after the reports.
   await ctx.pool.destroy();
+  if (taken !== undefined) {
+    for (const f of taken.facts) rendered.facts[f.index] = f;
+    mergeTally(rendered.tally, taken.links);
+    rendered.unsafe.push(...taken.unsafe);
+    rendered.unsafe.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    rendered.unchanged.pages += taken.kept;
+    rendered.unchanged.byStamp += taken.byStamp;
+  }
+  const renderedPages = only?.length ?? plan.length;
   ctx.lap('render');
   const failed = rendered.failures.map((f) => failureDiagnostic(f, plan, ctx.routesFile));
   // Line and column of each failing route's declaration, so an editor jumps straight to it.
@@ -246,7 +312,8 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   );
   const diagnostics: Diagnostic[] = failed.map((d, i) => (d.pointer === '' ? d : { ...d, ...positions[i] }));
   for (const page of rendered.errorPages.pages) if (page.failure !== null) diagnostics.push(errorPageFallbackDiagnostic(page.file, page.failure.cause, outDir));
-  if (rendered.failures.length > 0) return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0, unchanged: NONE_KEPT };
+  if (rendered.failures.length > 0)
+    return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0, unchanged: NONE_KEPT, rendered: renderedPages, reused: 0 };
 
   // site files
   const siteFiles = await writeSiteFiles(writer, catalogue, plan, rendered.facts, await shareCard);
@@ -270,6 +337,14 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   // reports
   await writeReports(options.reportsDir, links, plan, rendered.facts, ctx.checkDiagnostics, outDir);
   ctx.lap('reports');
+
+  // the new record: the hash of every name a page read, from the main thread's model
+  let record: Emitted['record'];
+  if (collector?.complete() === true) {
+    const { digests } = await ctx.pool.run<DigestsResult>({ kind: 'digests', names: [...collector.readNames()] });
+    const { global: _unset, ...rest } = collector.finish('', digests);
+    record = rest;
+  }
   let bytes = 0;
   for (const p of rendered.errorPages.pages) bytes += p.bytes;
   for (const f of rendered.facts) bytes += f.bytes;
@@ -280,5 +355,8 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     written: files,
     bytes,
     unchanged: rendered.unchanged,
+    rendered: renderedPages,
+    reused: plan.length - renderedPages,
+    record,
   };
 }

@@ -11,6 +11,7 @@ import { allSettledOrThrow } from './settle.js';
 import { batchSizeFor, type RenderPool } from './threads/pool.js';
 import type { ArtworkResult, BodySource, ErrorPagesResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from './threads/protocol.js';
 import type { BuildResult, PageStamps, PlannedRoute } from './types.js';
+import type { RecordCollector } from './incremental/record.js';
 
 /**
  * The catalogue as the workers get it: the lean catalogue's plain data (its
@@ -27,7 +28,7 @@ export function workerCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf
 }
 
 /** A detail route → where its entity's body is (see RouteJob.body). */
-function detailBody(catalogue: Catalogue): (route: RouteRecord) => BodySource | undefined {
+export function detailBody(catalogue: Catalogue): (route: RouteRecord) => BodySource | undefined {
   const bodies = catalogue.bodies;
   if (bodies === undefined) throw new Error('the build renders from a lean catalogue (checkDataDir with lean: true)');
   const entries = (list: Array<{ id: string }>) => new Map(list.map((e): [string, BodySource | undefined] => [e.id, bodies.get(e)]).reverse());
@@ -65,7 +66,10 @@ export async function renderAll(
   held: ReadonlySet<string>,
   stamps: PageStamps,
   onProgress?: (done: number, total: number) => void,
+  incremental: { only?: readonly PlannedRoute[]; collector?: RecordCollector } = {},
 ): Promise<Rendered> {
+  const todo = incremental.only ?? plan;
+  const collector = incremental.collector;
   const productCount = catalogue.products.length;
   const bodyOf = detailBody(catalogue);
   const facts: PageFacts[] = new Array(plan.length);
@@ -73,12 +77,12 @@ export async function renderAll(
   const tally: LinkTally = new Map();
   const unsafe: Array<[string, number]> = [];
   const unchanged = { pages: 0, byStamp: 0 };
-  const size = batchSizeFor(plan.length, pool.threads);
+  const size = batchSizeFor(todo.length, pool.threads);
   let next = 0;
   let done = 0;
 
   const takeBatch = (): RouteJob[] => {
-    const jobs = plan.slice(next, next + size).map(({ index, route, file, twin }): RouteJob => {
+    const jobs = todo.slice(next, next + size).map(({ index, route, file, twin }): RouteJob => {
       const job: RouteJob = { index, route, file, body: bodyOf(route) };
       if (!held.has(file)) job.fresh = true;
       if (twin) job.twin = true;
@@ -100,6 +104,10 @@ export async function renderAll(
         throw err;
       });
       for (const f of result.pages) facts[f.index] = f;
+      if (collector !== undefined && result.record !== undefined) {
+        collector.addFacts(result.pages);
+        collector.addBatch(result.record);
+      }
       failures.push(...result.failures);
       mergeTally(tally, result.links);
       unsafe.push(...result.unsafe);
@@ -107,7 +115,7 @@ export async function renderAll(
       unchanged.pages += result.unchanged;
       unchanged.byStamp += result.byStamp;
       done += jobs.length;
-      onProgress?.(done, plan.length);
+      onProgress?.(done, todo.length);
     }
   };
   const artworkSize = Math.max(1, Math.ceil(productCount / pool.threads));

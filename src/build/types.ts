@@ -19,6 +19,13 @@ export interface BuildOptions {
   renderModule?: string;
   /** Called after each rendered batch. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Use the build cache (default true): the check's and the search index's
+   * cached results, image copies, page stamps and the build record, so that
+   * only pages whose inputs changed are rendered. False builds everything
+   * from scratch and keeps nothing.
+   */
+  cache?: boolean;
   /** Write `<path>.html` beside every `<path>/index.html` (default true; see twinFileOf in paths.ts). */
   htmlTwins?: boolean;
 }
@@ -51,6 +58,9 @@ export interface BuildResult {
    * reading them back (output-stamps.ts).
    */
   unchanged: { pages: number; byStamp: number };
+  /** Route pages this build rendered; the others (`reused`) were taken over from the last build's output unchanged. */
+  rendered: number;
+  reused: number;
   /** Every file of the new output folder. */
   files: number;
   bytes: number;

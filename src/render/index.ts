@@ -7,6 +7,7 @@ export {
   render404,
   render500,
   renderErrorFallback,
+  chromePiece,
   TEMPLATE_OF,
   type RouteFacts,
   type DocumentParts,

@@ -24,6 +24,7 @@ import { Thanks } from '../templates/Thanks.js';
 import { detached } from '../core/strings.js';
 import { canonicalPath, computeHead, errorHead, notFoundHead, type HeadData, type MetaField } from '../model/head.js';
 import type { SiteModel } from '../model/model.js';
+import { noteRead, unrecorded } from '../model/reads.js';
 import { breadcrumbs, resolveView, type Crumb, type View } from '../model/view.js';
 
 const DOCTYPE = '<!doctype html>';
@@ -89,13 +90,38 @@ const PLACEHOLDER = { header: renderToStaticMarkup(HEADER_PLACEHOLDER), footer: 
 
 const chromeCache = new WeakMap<SiteModel, Map<string, string>>();
 
+/**
+ * A page reads its header or footer as one thing, named `chrome\0<key>`
+ * (see model/reads.ts): what the piece itself reads is not the page's, and
+ * the build compares the piece's HTML instead (chromePiece).
+ */
 function chrome(model: SiteModel, key: string, render: () => string): string {
+  noteRead(`chrome\0${key}`);
   let cache = chromeCache.get(model);
   if (!cache) chromeCache.set(model, (cache = new Map()));
   let html = cache.get(key);
   // Flat: React's output is a rope of thousands of small chunks, and every page would walk it again.
-  if (html === undefined) cache.set(key, (html = detached(render())));
+  if (html === undefined) cache.set(key, (html = detached(unrecorded(render))));
   return html;
+}
+
+const headerOf = (model: SiteModel, section: string): string =>
+  chrome(model, `header:${section}`, () =>
+    renderToStaticMarkup(
+      <>
+        <PageTop />
+        <Header model={model} section={section} />
+      </>,
+    ),
+  );
+
+const footerOf = (model: SiteModel): string => chrome(model, 'footer', () => renderToStaticMarkup(<Footer model={model} />));
+
+/** The HTML of the piece a page's read `chrome\0<key>` names (see chrome); undefined for any other name. */
+export function chromePiece(model: SiteModel, name: string): string | undefined {
+  if (name === 'chrome\0footer') return footerOf(model);
+  if (name.startsWith('chrome\0header:')) return headerOf(model, name.slice('chrome\0header:'.length));
+  return undefined;
 }
 
 /**
@@ -111,15 +137,8 @@ export interface DocumentParts {
 
 /** The React output with the header and footer put in their placeholders, without copying the page. */
 function assemble(model: SiteModel, section: string, page: string): DocumentParts {
-  const header = chrome(model, `header:${section}`, () =>
-    renderToStaticMarkup(
-      <>
-        <PageTop />
-        <Header model={model} section={section} />
-      </>,
-    ),
-  );
-  const footer = chrome(model, 'footer', () => renderToStaticMarkup(<Footer model={model} />));
+  const header = headerOf(model, section);
+  const footer = footerOf(model);
   // Slices, not String#replace: a `$'` in a category name must not be read as a replacement pattern.
   const h = page.indexOf(PLACEHOLDER.header);
   const f = page.indexOf(PLACEHOLDER.footer, h);

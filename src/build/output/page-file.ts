@@ -8,7 +8,7 @@
  * handles and thread-pool round trips cost more per file than rendering a
  * small page (docs/PERFORMANCE.md, "Page writes").
  */
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { pageDigest, stampOf } from './stamps.js';
 
@@ -93,7 +93,7 @@ function sameAsOnDisk(target: string, bytes: Buffer): boolean | null {
  * system has no hard links).
  */
 export function writeOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: string): number {
-  return write(target, pieces, fresh, twin, null).bytes;
+  return write(target, encodePieces(pieces), fresh, twin, null).bytes;
 }
 
 /** What writing a page did: its size, its stamp when asked for, and whether the file there was kept, and how it was found to hold the bytes. */
@@ -112,11 +112,28 @@ export interface PageWrite {
  * to keep stamps in), nothing is hashed or stamped.
  */
 export function writeStampedOutputFile(target: string, pieces: readonly string[], fresh = false, twin?: string, previous?: string, stamp = true): PageWrite {
-  return write(target, pieces, fresh, twin, stamp ? { previous } : null);
+  return write(target, encodePieces(pieces), fresh, twin, stamp ? { previous } : null);
 }
 
-function write(target: string, pieces: readonly string[], fresh: boolean, twin: string | undefined, stamping: { previous?: string } | null): PageWrite {
-  const bytes = encodePieces(pieces);
+/**
+ * Whether the file at `target` is one whose stamp is `previous` and whose
+ * bytes hash to `digest`, as the build that left it recorded; with `twin`,
+ * linked there too. Nothing is read or written but the twin's link.
+ */
+export function keepStamped(target: string, digest: string, previous: string, twin?: string): PageWrite | undefined {
+  const found = lstatSync(target, { bigint: true, throwIfNoEntry: false });
+  if (!found?.isFile() || stampOf(found, digest) !== previous) return undefined;
+  onDisk = found;
+  const relinked = twin !== undefined && placeTwin(target, twin, true, null);
+  return { bytes: Number(found.size), stamp: relinked ? stampOf(lstatSync(target, { bigint: true }), digest) : previous, kept: 'stamp' };
+}
+
+/** writeStampedOutputFile of bytes already encoded (a page taken over from another output folder). */
+export function writeStampedBytes(target: string, bytes: Buffer, fresh: boolean, twin?: string, previous?: string): PageWrite {
+  return write(target, bytes, fresh, twin, { previous });
+}
+
+function write(target: string, bytes: Buffer, fresh: boolean, twin: string | undefined, stamping: { previous?: string } | null): PageWrite {
   const digest = stamping === null ? '' : pageDigest(bytes);
   let kept: PageWrite['kept'];
   if (!fresh && stamping?.previous !== undefined) {
@@ -157,7 +174,7 @@ const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS
  * lstat says so, and nothing is written. Otherwise whatever is at `twin` is
  * replaced, never written through. Says whether anything was done.
  */
-function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer): boolean {
+function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer | null): boolean {
   if (unchanged) {
     const other = lstatSync(twin, { bigint: true, throwIfNoEntry: false });
     if (other?.isFile() && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
@@ -174,7 +191,7 @@ function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buff
       }
       if (!NO_HARD_LINK.has(code)) throw err;
       unlinkIfThere(twin);
-      writeFileSync(twin, bytes);
+      writeFileSync(twin, bytes ?? readFileSync(target));
       return true;
     }
   }

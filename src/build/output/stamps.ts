@@ -43,6 +43,11 @@ export function stampOf(stat: BigIntStats, digest: string): string {
   return `${stat.dev.toString(36)}.${stat.ino.toString(36)}.${stat.size.toString(36)}.${stat.mtimeNs.toString(36)}.${stat.ctimeNs.toString(36)}.${digest}`;
 }
 
+/** The page digest a stamp names (its last field). */
+export function digestOfStamp(stamp: string): string {
+  return stamp.slice(stamp.lastIndexOf('.') + 1);
+}
+
 /** Where the stamps of `folder` are kept; undefined when the folder is not there. */
 function stampsFile(cacheDir: string, folder: string): string | undefined {
   const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });

@@ -21,9 +21,10 @@ export interface RenderPool {
   run<T extends RenderResult>(task: RenderTask): Promise<T>;
   /**
    * Lets the main thread render, from the catalogue it holds (the checked
-   * one). Until then, and whenever it is busy, tasks go to the workers.
+   * one), with `renderer` when it made one already (createRenderer with that
+   * catalogue). Until then, and whenever it is busy, tasks go to the workers.
    */
-  startMainThread(catalogue: Catalogue): void;
+  startMainThread(catalogue: Catalogue, renderer?: Renderer): void;
   destroy(): Promise<void>;
   /** Render threads, the main thread included. */
   readonly threads: number;
@@ -72,8 +73,8 @@ export function createRenderPool(config: WorkerConfig, threads = defaultConcurre
   return {
     threads: workers + 1,
     workers,
-    startMainThread(catalogue) {
-      local = createRenderer(config, catalogue);
+    startMainThread(catalogue, renderer) {
+      local = renderer ?? createRenderer(config, catalogue);
       waiting.shift()?.();
     },
     run: async <T extends RenderResult>(task: RenderTask): Promise<T> => {

@@ -25,6 +25,11 @@ export interface WorkerConfig {
   renderModule: string;
   /** Stamp every page written (build/output/stamps.ts): the build has a cache folder to keep them in. */
   stamps?: boolean;
+  /**
+   * Record what each page was made from (model/reads.ts), its links and its
+   * digest, for the incremental build's record (build/incremental/). Needs `stamps`.
+   */
+  record?: boolean;
 }
 
 /** A lean entity's body: its file, the sha1 of the bytes checked, and the field that holds the blocks. */
@@ -55,6 +60,8 @@ export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
   | { kind: 'artwork'; from: number; to: number }
   | { kind: 'error-pages' }
+  /** The hash of each read's value in this thread's model (model/reads.ts readDigests), in order. */
+  | { kind: 'digests'; names: string[] }
   /**
    * Readies the output folder before any page is written: when it was made
    * from the spare, takes its inventory (removing links, see atomic.ts); then
@@ -108,6 +115,35 @@ export interface RoutesResult {
   unchanged: number;
   /** Of those, the ones found so by their stamp, without reading them. */
   byStamp: number;
+  /** What each page was made from, when the build records it (WorkerConfig.record). */
+  record?: PageRecords;
+}
+
+/** A batch's pages as the incremental record keeps them; names and groups are listed once per batch. */
+export interface PageRecords {
+  /** The reads' names (model/reads.ts) of this batch's pages. */
+  names: string[];
+  /** The site-absolute targets of each shared-piece group (links/scan.ts TargetGroup) of this batch. */
+  groups: string[][];
+  pages: RecordedPage[];
+}
+
+export interface RecordedPage {
+  index: number;
+  /** Positions in PageRecords.names. */
+  reads: number[];
+  /** The page's own internal targets (PageLinks.internal). */
+  internal: string[];
+  /** Position in PageRecords.groups, or -1. */
+  group: number;
+  unsafe: string[];
+  /** pageDigest of the page's bytes. */
+  digest: string;
+}
+
+export interface DigestsResult {
+  kind: 'digests';
+  digests: string[];
 }
 
 export interface ArtworkResult {
@@ -134,4 +170,4 @@ export interface PrepareResult {
   dirs: string[];
 }
 
-export type RenderResult = RoutesResult | ArtworkResult | ErrorPagesResult | PrepareResult;
+export type RenderResult = RoutesResult | ArtworkResult | ErrorPagesResult | PrepareResult | DigestsResult;

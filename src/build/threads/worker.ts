@@ -12,6 +12,9 @@ import type { Block, Product, RouteRecord } from '../../core/schema.js';
 import type { AssetRefs } from '../../model/model.js';
 import type { SiteModel } from '../../model/model.js';
 import { readSnapshot } from './snapshot.js';
+import { readDigests, recordReads, recordingModel, shortHash } from '../../model/reads.js';
+import { BatchRecord } from '../incremental/batch.js';
+import { digestOfStamp } from '../output/stamps.js';
 import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';
 import { folderOfTwin, insideRoot, twinFileOf } from '../output/paths.js';
 import { writeStampedOutputFile, type PageWrite } from '../output/page-file.js';
@@ -45,6 +48,8 @@ export interface RenderApi<Model = unknown> {
   productArtwork(model: Model, product: Product): { url: string; svg: string };
   /** Screen → the template component that renders it, for failure messages. */
   TEMPLATE_OF?: Record<string, string>;
+  /** The HTML of a header or footer a page read by name (model/reads.ts); without it such reads never match. */
+  chromePiece?(model: Model, name: string): string | undefined;
 }
 
 export function causeOf(err: unknown): string {
@@ -108,7 +113,12 @@ export type RenderIndexConforms = Conforms<typeof import('../../render/index.js'
 
 interface Session {
   api: RenderApi;
+  /** What pages render from: the site model, recording their reads when the build keeps a record. */
   model: unknown;
+  /** The site model itself. */
+  raw: SiteModel;
+  /** Each read's hash in the raw model (model/reads.ts), made on first use. */
+  digests?: (name: string) => string;
   catalogue: Catalogue;
   /** Node id → the entity whose body a detail route's job brings along. */
   detailEntity: Map<string, { body?: Block[]; description?: Block[] }>;
@@ -141,18 +151,35 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
       const catalogue = inProcess ?? { ...readSnapshot<Omit<Catalogue, 'sourceOf'>>(config.snapshot), sourceOf: new WeakMap<object, string>() };
       const detailEntity = new Map<string, { body?: Block[]; description?: Block[] }>();
       for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) if (!detailEntity.has(e.id)) detailEntity.set(e.id, e);
-      return { api, catalogue, detailEntity, model: api.createSiteModel(catalogue, config.assets) };
+      const raw = api.createSiteModel(catalogue, config.assets) as SiteModel;
+      return { api, catalogue, detailEntity, raw, model: config.record === true ? recordingModel(raw) : raw };
     })());
   return async (task) => {
     switch (task.kind) {
       case 'routes':
-        return renderRoutes(config.outDir, await ready(), task, inProcess === undefined ? undefined : MAIN_THREAD_SLICE, config.stamps === true);
+        return renderRoutes(
+          config.outDir,
+          await ready(),
+          task,
+          inProcess === undefined ? undefined : MAIN_THREAD_SLICE,
+          config.stamps === true,
+          config.record === true,
+        );
       case 'artwork':
         return renderArtwork(config.outDir, await ready(), task);
       case 'error-pages':
         return renderErrorPages(config.outDir, await ready());
       case 'prepare':
         return prepare(config.outDir, task);
+      case 'digests': {
+        const session = await ready();
+        const api = session.api;
+        session.digests ??= readDigests(session.raw, (name) => {
+          const piece = api.chromePiece?.(session.raw, name);
+          return piece === undefined ? undefined : shortHash(piece);
+        });
+        return { kind: 'digests', digests: task.names.map(session.digests) };
+      }
     }
   };
 }
@@ -163,6 +190,7 @@ async function renderRoutes(
   task: Extract<RenderTask, { kind: 'routes' }>,
   yieldEvery: number | undefined,
   stamps: boolean,
+  recording: boolean,
 ): Promise<RoutesResult> {
   const origin = catalogue.site.origin;
   const pages: PageFacts[] = [];
@@ -173,6 +201,7 @@ async function renderRoutes(
   let unchanged = 0;
   let byStamp = 0;
   let sinceYield = 0;
+  const record = recording ? new BatchRecord() : undefined;
   for (const job of task.jobs) {
     const { index, route, file, body } = job;
     // On the main thread, let the event loop hand the workers their next batches every few pages.
@@ -182,11 +211,18 @@ async function renderRoutes(
     }
     let document: { parts: string[]; shared?: boolean[] };
     let facts: ReturnType<RenderApi['routeFacts']>;
+    let reads: string[] = [];
     const entity = body === undefined ? undefined : detailEntity.get(route.nodeid);
     try {
       if (entity !== undefined) entity[body!.field] = readBody(body!);
-      document = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
-      facts = api.routeFacts(model, route);
+      const render = () => {
+        const parts = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
+        return { parts, facts: api.routeFacts(model, route) };
+      };
+      const made = record === undefined ? { value: render(), reads } : recordReads(render);
+      document = made.value.parts;
+      facts = made.value.facts;
+      reads = made.reads;
     } catch (err) {
       // A data file changed since the check is not the template's fault.
       const template = err instanceof BodyChangedError ? undefined : api.TEMPLATE_OF?.[route.screen];
@@ -202,6 +238,7 @@ async function renderRoutes(
     try {
       const written = writeOutput(outDir, file, document.parts, job, stamps);
       if (written.stamp !== undefined) stamped.push([index, written.stamp]);
+      if (record !== undefined && written.stamp !== undefined) record.add(index, reads, links, digestOfStamp(written.stamp));
       if (written.kept !== undefined) unchanged++;
       if (written.kept === 'stamp') byStamp++;
       pages.push({ index, bytes: written.bytes, ...facts, metaFallback: [...facts.metaFallback] });
@@ -209,7 +246,7 @@ async function renderRoutes(
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }
   }
-  return { kind: 'routes', pages, failures, links: tally.entries(), unsafe, stamps: stamped, unchanged, byStamp };
+  return { kind: 'routes', pages, failures, links: tally.entries(), unsafe, stamps: stamped, unchanged, byStamp, record: record?.done() };
 }
 
 async function renderArtwork(outDir: string, { api, model, catalogue }: Session, task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {

@@ -14,6 +14,7 @@ interface BuildFlags {
   strict?: boolean;
   searchIndex: boolean;
   htmlTwins: boolean;
+  cache: boolean;
 }
 
 /** 57560 → "57,560". Not Intl.NumberFormat: loading ICU's number data would cost every build time (docs/PERFORMANCE.md). */
@@ -57,7 +58,8 @@ export function summaryLine(result: BuildResult, out: string, reports: string): 
   const plural = (n: number, word: string) => `${number.format(n)} ${word}${n === 1 ? '' : 's'}`;
   const links = `links: ${number.format(result.links.references)} checked, ${number.format(result.links.broken + result.links.unsafe)} broken`;
   if (result.ok) {
-    return `site build: ${plural(result.pages, 'page')} written to ${out} in ${result.seconds.toFixed(2)} s · ${plural(result.warnings, 'warning')} · ${links}`;
+    const reused = result.reused > 0 ? ` (${number.format(result.rendered)} rendered, ${number.format(result.reused)} unchanged)` : '';
+    return `site build: ${plural(result.pages, 'page')}${reused} written to ${out} in ${result.seconds.toFixed(2)} s · ${plural(result.warnings, 'warning')} · ${links}`;
   }
   const why =
     result.failedAt === 'check'
@@ -79,6 +81,7 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
     .option('--concurrency <n>', 'render threads, the main thread included (default: the main thread alone below 5,000 routes, else one per core)')
     .option('--strict', 'treat warnings as errors')
     .option('--no-search-index', 'skip the search index')
+    .option('--no-cache', 'build everything from scratch: no cached check, search index, image copies or page record is read or kept')
     .option(
       '--no-html-twins',
       'write <path>/index.html only, without <path>.html beside it (hosts such as GitHub Pages, Netlify and Cloudflare Pages then redirect /path to /path/)',
@@ -95,6 +98,7 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
         strict: flags.strict,
         searchIndex: flags.searchIndex,
         htmlTwins: flags.htmlTwins,
+        cache: flags.cache,
         onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),
       });
       if (flags.json) {

@@ -1,0 +1,253 @@
+/**
+ * The build record: what each page of an output folder was made from (its
+ * route, its body's file, the names of everything it read and their hashes,
+ * see model/reads.ts), with what the later phases need of it (facts, links,
+ * digest), so that the next build into that folder renders only the pages
+ * whose inputs changed and takes the others over as they are.
+ *
+ * Kept in the cache folder, one file per output folder (by its resolved
+ * path), and valid only for the folder it describes (its device and inode,
+ * which the build's renames keep) and for the same code, bundle, options and
+ * origin (`global`). Anything else (no record, another format, a damaged
+ * file) means a full build, never a stale page.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import type { PageFacts, PageRecords } from '../threads/protocol.js';
+import type { PlannedRoute } from '../types.js';
+
+const FORMAT = 'site-build-record/1';
+/** Records kept: the outputs of a few projects, branches and test folders. */
+const KEEP = 16;
+
+export interface RecordedEntry {
+  file: string;
+  /** routeKey of the route the page was rendered for. */
+  route: string;
+  /** Positions in BuildRecord.names. */
+  reads: number[];
+  digest: string;
+  facts: Omit<PageFacts, 'index'>;
+  /** Positions in BuildRecord.targets. */
+  internal: number[];
+  /** Position in BuildRecord.groups, or -1. */
+  group: number;
+  unsafe: string[];
+}
+
+export interface BuildRecord {
+  format: typeof FORMAT;
+  global: string;
+  /** `dev:ino` of the output folder the record describes. */
+  folder: string;
+  names: string[];
+  /** The hash of each name's value when the pages were rendered. */
+  digests: string[];
+  targets: string[];
+  /** Each group's targets, as positions in `targets`. */
+  groups: number[][];
+  entries: RecordedEntry[];
+}
+
+/** What a route contributes to its page: everything but where it was declared (which moves when others are added). */
+export function routeKey(planned: PlannedRoute, bodyDigest: string | undefined): string {
+  const { declarations: _where, ...route } = planned.route;
+  return createHash('sha1')
+    .update(JSON.stringify([route, planned.file, planned.twin === true, bodyDigest ?? null]))
+    .digest('base64url')
+    .slice(0, 20);
+}
+
+let codeDigest: string | undefined;
+
+/** Hash of the tool's own code (every module beside this stage's folder: the templates among them) and React's version. */
+function toolCode(): string {
+  if (codeDigest !== undefined) return codeDigest;
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const h = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.(js|ts|tsx|mjs|json)$/.test(entry.name)) h.update(`${path.relative(root, file)}\0`).update(readFileSync(file));
+    }
+  };
+  walk(root);
+  for (const pkg of ['react', 'react-dom']) {
+    try {
+      const require = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as { version: string };
+      h.update(`${pkg}@${require(fileURLToPath(import.meta.resolve(`${pkg}/package.json`))).version}\0`);
+    } catch {
+      h.update(`${pkg}@?\0`);
+    }
+  }
+  codeDigest = h.digest('hex');
+  return codeDigest;
+}
+
+/** Everything every page depends on: the code that renders them (and a substitute render module's file), the bundle, the options. */
+export function globalKey(parts: { renderModule: string; assets: unknown; htmlTwins: boolean; origin: string }): string {
+  const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0${toolCode()}\0`);
+  h.update(JSON.stringify([parts.renderModule, parts.assets, parts.htmlTwins, parts.origin]));
+  if (parts.renderModule.startsWith('file:')) {
+    try {
+      h.update(readFileSync(fileURLToPath(parts.renderModule)));
+    } catch {
+      h.update(randomBytes(8));
+    }
+  }
+  return h.digest('hex');
+}
+
+function folderId(folder: string): string | undefined {
+  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
+}
+
+function recordFile(cacheDir: string, outDir: string): string {
+  return path.join(cacheDir, 'records', `${createHash('sha1').update(path.resolve(outDir)).digest('hex').slice(0, 20)}.bin`);
+}
+
+/** The record of `outDir`, when there is one for this folder as it is and these code and options; else undefined. */
+export function readRecord(cacheDir: string, outDir: string, global: string): BuildRecord | undefined {
+  const file = recordFile(cacheDir, outDir);
+  if (!existsSync(file)) return undefined;
+  try {
+    const record = deserialize(readFileSync(file)) as BuildRecord;
+    if (record?.format !== FORMAT || record.global !== global || record.folder !== folderId(outDir)) return undefined;
+    return record;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Forgets the record of `outDir`: the folder is about to change in a way it does not describe. */
+export function dropRecord(cacheDir: string, outDir: string): void {
+  rmSync(recordFile(cacheDir, outDir), { force: true });
+}
+
+/** Keeps `record` for `outDir` (now the build's output); never fails the build: without it the next build renders every page. */
+export function writeRecord(cacheDir: string, outDir: string, record: Omit<BuildRecord, 'folder' | 'format'>): void {
+  const folder = folderId(outDir);
+  if (folder === undefined) return;
+  const file = recordFile(cacheDir, outDir);
+  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, serialize({ format: FORMAT, folder, ...record } satisfies BuildRecord));
+    renameSync(tmp, file);
+    prune(path.dirname(file));
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function prune(dir: string): void {
+  const records = readdirSync(dir)
+    .filter((n) => n.endsWith('.bin'))
+    .map((n) => ({ file: path.join(dir, n), mtime: statSync(path.join(dir, n)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { file } of records.slice(KEEP)) unlinkSync(file);
+}
+
+/** A table of strings by position, each listed once. */
+class Table {
+  readonly list: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.list.push(value) - 1;
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+}
+
+/**
+ * Gathers the new record as the build goes: the pages the render threads
+ * recorded (batch by batch) and the ones taken over from the last record.
+ */
+export class RecordCollector {
+  private readonly names = new Table();
+  private readonly targets = new Table();
+  private readonly groups = new Table();
+  private readonly groupTargets: number[][] = [];
+  private readonly entries: Array<RecordedEntry | undefined>;
+  private readonly facts: Array<PageFacts | undefined>;
+
+  constructor(
+    private readonly plan: readonly PlannedRoute[],
+    private readonly keyOf: (planned: PlannedRoute) => string,
+  ) {
+    this.entries = new Array(plan.length);
+    this.facts = new Array(plan.length);
+  }
+
+  private group(targets: readonly string[]): number {
+    const ids = targets.map((t) => this.targets.id(t)).sort((a, b) => a - b);
+    const id = this.groups.id(ids.join(','));
+    if (id === this.groupTargets.length) this.groupTargets.push(ids);
+    return id;
+  }
+
+  /** The facts a render thread reported for its pages (PageFacts), kept until the batch's record arrives. */
+  addFacts(facts: readonly PageFacts[]): void {
+    for (const f of facts) this.facts[f.index] = f;
+  }
+
+  addBatch(batch: PageRecords): void {
+    const names = batch.names.map((n) => this.names.id(n));
+    const groups = batch.groups.map((g) => this.group(g));
+    for (const page of batch.pages) {
+      const facts = this.facts[page.index];
+      if (facts === undefined) continue;
+      const { index: _i, ...rest } = facts;
+      this.entries[page.index] = {
+        file: this.plan[page.index].file,
+        route: this.keyOf(this.plan[page.index]),
+        reads: page.reads.map((r) => names[r]),
+        digest: page.digest,
+        facts: rest,
+        internal: page.internal.map((t) => this.targets.id(t)),
+        group: page.group < 0 ? -1 : groups[page.group],
+        unsafe: page.unsafe,
+      };
+    }
+  }
+
+  /** A page taken over as it was: its entry of `previous`, in this record's tables. */
+  keep(index: number, entry: RecordedEntry, previous: BuildRecord): void {
+    this.entries[index] = {
+      ...entry,
+      reads: entry.reads.map((r) => this.names.id(previous.names[r])),
+      internal: entry.internal.map((t) => this.targets.id(previous.targets[t])),
+      group: entry.group < 0 ? -1 : this.group(previous.groups[entry.group].map((t) => previous.targets[t])),
+    };
+  }
+
+  /** Whether every page of the plan has its entry (a page rendered without a record cannot be taken over later). */
+  complete(): boolean {
+    for (let i = 0; i < this.plan.length; i++) if (this.entries[i] === undefined) return false;
+    return true;
+  }
+
+  /** The names every page read: what `finish` needs the hashes of. */
+  readNames(): readonly string[] {
+    return this.names.list;
+  }
+
+  finish(global: string, digests: readonly string[]): Omit<BuildRecord, 'folder' | 'format'> {
+    return {
+      global,
+      names: this.names.list,
+      digests: [...digests],
+      targets: this.targets.list,
+      groups: this.groupTargets,
+      entries: this.entries as RecordedEntry[],
+    };
+  }
+}

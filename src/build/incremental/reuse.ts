@@ -1,0 +1,85 @@
+/**
+ * Taking a page over from the last build: the temporary folder (the spare
+ * of the build before, see output/atomic.ts) gets the page's recorded bytes,
+ * either because its file already holds them (its stamp says so, nothing is
+ * read) or copied from the output folder, whose file must still hash as
+ * recorded. A page that cannot be taken over is rendered.
+ */
+import { readFileSync } from 'node:fs';
+import { BatchTally, type TallyEntries, type TargetGroup } from '../links/scan.js';
+import { insideRoot, twinFileOf } from '../output/paths.js';
+import { keepStamped, writeStampedBytes, type PageWrite } from '../output/page-file.js';
+import { digestOfStamp, pageDigest } from '../output/stamps.js';
+import type { PageFacts } from '../threads/protocol.js';
+import type { PageStamps, PlannedRoute } from '../types.js';
+import type { BuildRecord, RecordCollector, RecordedEntry } from './record.js';
+
+function takeOver(tmp: string, outDir: string, planned: PlannedRoute, digest: string, previous: string | undefined, fresh: boolean): PageWrite | undefined {
+  const target = insideRoot(tmp, planned.file);
+  const twin = planned.twin ? insideRoot(tmp, twinFileOf(planned.file)!) : undefined;
+  try {
+    if (!fresh && previous !== undefined && digestOfStamp(previous) === digest) {
+      const kept = keepStamped(target, digest, previous, twin);
+      if (kept !== undefined) return kept;
+    }
+    const bytes = readFileSync(insideRoot(outDir, planned.file));
+    // Changed by hand since it was recorded: rendered again rather than copied.
+    if (pageDigest(bytes) !== digest) return undefined;
+    return writeStampedBytes(target, bytes, fresh, twin, previous);
+  } catch {
+    // Whatever stands in the way (a missing file, a folder where the page goes): the render path clears it.
+    return undefined;
+  }
+}
+
+export interface TakenOver {
+  facts: PageFacts[];
+  links: TallyEntries;
+  unsafe: Array<[string, number]>;
+  /** Pages that could not be taken over: to render. */
+  failed: PlannedRoute[];
+  kept: number;
+  byStamp: number;
+}
+
+/** Takes every page of `reuse` over into `tmp` (see takeOver), recording each in `collector`. */
+export function takeOverPages(
+  tmp: string,
+  outDir: string,
+  reuse: ReadonlyArray<{ planned: PlannedRoute; entry: RecordedEntry }>,
+  held: ReadonlySet<string>,
+  stamps: PageStamps,
+  previous: BuildRecord,
+  collector: RecordCollector,
+): TakenOver {
+  const result: TakenOver = { facts: [], links: [], unsafe: [], failed: [], kept: 0, byStamp: 0 };
+  const tally = new BatchTally();
+  const groups = new Map<number, TargetGroup>();
+  const groupOf = (id: number): TargetGroup | undefined => {
+    if (id < 0) return undefined;
+    let group = groups.get(id);
+    if (group === undefined) groups.set(id, (group = { targets: new Set(previous.groups[id].map((t) => previous.targets[t])) }));
+    return group;
+  };
+  for (const { planned, entry } of reuse) {
+    const stamp = stamps.previous.get(planned.file);
+    stamps.previous.delete(planned.file);
+    const written = takeOver(tmp, outDir, planned, entry.digest, stamp, !held.has(planned.file));
+    if (written === undefined || written.stamp === undefined) {
+      result.failed.push(planned);
+      continue;
+    }
+    stamps.record?.(planned.file, written.stamp);
+    if (written.kept !== undefined) result.kept++;
+    if (written.kept === 'stamp') result.byStamp++;
+    const { index } = planned;
+    result.facts.push({ index, ...entry.facts, metaFallback: [...entry.facts.metaFallback] });
+    const internal = entry.internal.map((t) => previous.targets[t]);
+    const group = groupOf(entry.group);
+    tally.add(group === undefined ? { internal, unsafe: entry.unsafe } : { internal, unsafe: entry.unsafe, group }, index);
+    for (const u of entry.unsafe) result.unsafe.push([u, index]);
+    collector.keep(index, entry, previous);
+  }
+  result.links = tally.entries();
+  return result;
+}

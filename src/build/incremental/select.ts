@@ -1,0 +1,31 @@
+/** Which pages an incremental build renders, and which it takes over from the last build as they are. */
+import type { PlannedRoute } from '../types.js';
+import type { BuildRecord, RecordedEntry } from './record.js';
+
+export interface Selection {
+  render: PlannedRoute[];
+  reuse: Array<{ planned: PlannedRoute; entry: RecordedEntry }>;
+}
+
+/**
+ * A page is taken over when the last build rendered it for the same route
+ * (and body file) and every name it read hashes as it did then (`digests`,
+ * in the order of `previous.names`); any other page is rendered.
+ */
+export function selectPages(
+  plan: readonly PlannedRoute[],
+  previous: BuildRecord,
+  digests: readonly string[],
+  keyOf: (planned: PlannedRoute) => string,
+): Selection {
+  const changed = new Uint8Array(previous.names.length);
+  for (let i = 0; i < changed.length; i++) if (digests[i] !== previous.digests[i]) changed[i] = 1;
+  const byFile = new Map(previous.entries.map((e) => [e.file, e]));
+  const selection: Selection = { render: [], reuse: [] };
+  for (const planned of plan) {
+    const entry = byFile.get(planned.file);
+    if (entry !== undefined && entry.route === keyOf(planned) && !entry.reads.some((r) => changed[r] === 1)) selection.reuse.push({ planned, entry });
+    else selection.render.push(planned);
+  }
+  return selection;
+}

@@ -5,7 +5,7 @@
  * miss. Pure, no DOM and no Node APIs.
  */
 
-export const SEARCH_INDEX_VERSION = 1;
+export const SEARCH_INDEX_VERSION = 2;
 
 /** Fixed-name entry file (revalidated) pointing at the content-hashed index (cached for ever). */
 export const SEARCH_ENTRY_PATH = '/search/entry.json';
@@ -17,15 +17,22 @@ export { KIND_LABELS, type SearchKind } from './search-kinds.js';
 /** One document: [kind, url, title, excerpt]. A tuple keeps the JSON small. */
 export type StoredDoc = [SearchKind, string, string, string];
 
+/**
+ * The index is in shards, each a MiniSearch index of the documents whose URL
+ * hashes to it: an edited document changes one shard, and a build indexes
+ * only that one again (build/files/search-cache.ts). A query runs on every
+ * shard; their results are merged by score.
+ */
 export interface SearchEntry {
   version: number;
-  /** Absolute path of the index file. */
-  index: string;
+  /** Absolute paths of the shards' files. */
+  shards: string[];
   documents: number;
 }
 
 export interface SearchIndexFile {
   version: number;
+  /** This shard's documents. */
   docs: StoredDoc[];
   /** MiniSearch's serialised index (`toJSON()`); document ids are positions in `docs`. */
   index: unknown;

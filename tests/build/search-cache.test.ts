@@ -5,7 +5,16 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { cachedSearchIndex } from '../../src/build/files/search-cache.js';
-import { buildSearchIndex, indexDocuments, searchDocuments } from '../../src/build/files/search-index.js';
+import {
+  buildSearchIndex,
+  indexDocuments,
+  searchDocuments,
+  indexShard,
+  searchIndexOutput,
+  shardCount,
+  shardDocuments,
+  type SearchDocument,
+} from '../../src/build/files/search-index.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
@@ -73,7 +82,7 @@ describe('cachedSearchIndex', () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const first = catalogueWith('Turmeric root extract for supplements.');
     const miss = await cachedSearchIndex(first, routes, cacheDir);
-    expect(readdirSync(cacheDir).filter((n) => n.startsWith('search-'))).toHaveLength(1);
+    expect(readdirSync(cacheDir).filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n))).toHaveLength(1);
     const hit = await cachedSearchIndex(first, routes, cacheDir);
     expect(hit).toEqual(buildSearchIndex(first, routes));
     expect(miss).toEqual(hit);
@@ -81,7 +90,7 @@ describe('cachedSearchIndex', () => {
     const changed = catalogueWith('Turmeric root extract for beverages.');
     const again = await cachedSearchIndex(changed, routes, cacheDir);
     expect(again).toEqual(buildSearchIndex(changed, routes));
-    expect(again.url).not.toBe(hit.url);
+    expect(again.shards).not.toEqual(hit.shards);
     // A route moved to another path is a change too.
     const moved = [{ ...routes[0], path: '/herb-extract/curcumin' }];
     expect(await cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
@@ -101,13 +110,13 @@ describe('cachedSearchIndex', () => {
     const changed = await lean();
     expect(changed.news[0]).toEqual(first.news[0]); // the lean entities alone cannot tell
     const again = await cachedSearchIndex(changed, routesOf, cacheDir);
-    expect(again.url).not.toBe(hit.url);
+    expect(again.shards).not.toEqual(hit.shards);
     expect(again).toEqual(buildSearchIndex(changed, routesOf));
   });
 
   test('under the check key: the key alone decides, so a changed check key is a miss', async () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
-    const entries = () => readdirSync(cacheDir).filter((n) => n.startsWith('search-')).length;
+    const entries = () => readdirSync(cacheDir).filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n)).length;
     const first = catalogueWith('Turmeric root extract for supplements.');
     expect(await cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
     expect(entries()).toBe(1);
@@ -128,15 +137,42 @@ describe('cachedSearchIndex', () => {
   });
 });
 
+describe('search index shards', () => {
+  test('a changed document indexes its shard again and takes the others from the cache, to the bytes of a fresh index', async () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
+    const many = Array.from({ length: 5000 }, (_, i) => ({ id: `p${i}`, slug: `product-${i}`, name: `Product ${i}`, description: [] }));
+    const base = catalogueWith('Turmeric root extract for supplements.');
+    const catalogueOf = (text: (i: number) => string) =>
+      ({ ...base, products: many.map((p, i) => ({ ...base.products[0], ...p, summary: text(i) })) }) as unknown as Catalogue;
+    const routesOf = many.map((p) => ({ path: `/herb-extract/${p.slug}`, screen: 'product', nodeid: p.id }));
+    const first = catalogueOf((i) => `Extract number ${i}.`);
+    expect(shardCount(5000)).toBe(4);
+    const indexed: number[] = [];
+    const counting = async (shards: SearchDocument[][]) => {
+      indexed.push(shards.length);
+      return shards.map(indexShard);
+    };
+    const made = await cachedSearchIndex(first, routesOf, cacheDir, undefined, counting);
+    expect(made).toEqual(buildSearchIndex(first, routesOf));
+    expect(indexed).toEqual([4]);
+    const edited = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, now organic.' : `Extract number ${i}.`));
+    const again = await cachedSearchIndex(edited, routesOf, cacheDir, undefined, counting);
+    expect(again).toEqual(buildSearchIndex(edited, routesOf));
+    // One shard indexed again, the other three taken from their entries.
+    expect(indexed).toEqual([4, 1]);
+    expect(again.shards.filter((url) => made.shards.includes(url))).toHaveLength(3);
+  });
+});
+
 describe('indexInWorker', () => {
   test('the compiled build indexes in a thread of its own, to the same bytes as in-process', async () => {
     const root = path.resolve(import.meta.dirname, '../..');
     const compiled = path.join(root, 'build/src/build/files/search-worker.js');
     const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/build/files/search-worker.js');
     const docs = searchDocuments(catalogueWith('Turmeric root extract for supplements, 95% curcuminoids.'), routes);
-    const inWorker = await indexInWorker(docs);
-    expect(inWorker).toEqual(indexDocuments(docs));
-    expect(inWorker.documents).toBe(1);
+    const inWorker = await indexInWorker(shardDocuments(docs));
+    expect(searchIndexOutput(inWorker, docs.length)).toEqual(indexDocuments(docs));
+    expect(inWorker).toHaveLength(1);
     // And through the cache, as the build calls it: a miss indexed in the thread, then a hit.
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const c = catalogueWith('Another text.');

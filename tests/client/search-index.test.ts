@@ -6,7 +6,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { INDEX_OPTIONS, QUERY_OPTIONS, queryOptionsFor, type SearchEntry, type SearchIndexFile } from '../../src/core/search-options.js';
 import { checkDataDir } from '../../src/check/run.js';
-import { buildSearchIndex, searchDocuments } from '../../src/build/files/search-index.js';
+import { buildSearchIndex, searchDocuments, shardCount } from '../../src/build/files/search-index.js';
 import { siteWriter } from '../../src/build/output/site-writer.js';
 import { asSentence, blocksText, entitySearchText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
@@ -125,9 +125,10 @@ describe('search index', () => {
     const a = buildSearchIndex(catalogue, routes);
     const b = buildSearchIndex(catalogue, [...routes]);
     expect(a.files).toEqual(b.files);
-    expect(a.url).toMatch(/^\/search\/index-[0-9a-f]{10}\.json$/);
+    expect(a.shards).toHaveLength(1);
+    expect(a.shards[0]).toMatch(/^\/search\/index-[0-9a-f]{10}\.json$/);
     const other = buildSearchIndex({ ...catalogue, news: [] } as Catalogue, routes);
-    expect(other.url).not.toBe(a.url);
+    expect(other.shards[0]).not.toBe(a.shards[0]);
   });
 
   it('loads with the browser options and finds words of titles and text', async () => {
@@ -136,8 +137,8 @@ describe('search index', () => {
       const out = buildSearchIndex(catalogue, routes);
       await siteWriter(dir).write(out.files);
       const entry = JSON.parse(await readFile(path.join(dir, 'search/entry.json'), 'utf8')) as SearchEntry;
-      expect(entry).toEqual({ version: 1, index: out.url, documents: 4 });
-      const file = JSON.parse(await readFile(path.join(dir, entry.index), 'utf8')) as SearchIndexFile;
+      expect(entry).toEqual({ version: 2, shards: out.shards, documents: 4 });
+      const file = JSON.parse(await readFile(path.join(dir, entry.shards[0]), 'utf8')) as SearchIndexFile;
       const mini = MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS);
       const urls = (q: string) => mini.search(q, QUERY_OPTIONS).map((r) => file.docs[r.id as number][1]);
       expect(urls('curcumin')[0]).toBe('/herb-extract/bulk-curcumin'); // title boost first
@@ -158,24 +159,35 @@ describe('search over the shipped catalogue', () => {
   it('ranks the product first when a buyer types its ingredient, and a snippet never repeats the summary', async () => {
     const checked = await checkDataDir('data', { lean: true });
     const out = buildSearchIndex(checked.catalogue!, checked.routes);
-    const file = JSON.parse(out.files[0].contents) as SearchIndexFile;
-    const mini = MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS);
-    const first = (q: string) => {
-      const [top] = mini.search(q, queryOptionsFor(file.docs));
-      return file.docs[top.id as number];
-    };
+    // The shipped catalogue is one shard: ranked by its whole statistics.
+    expect(out.shards.length).toBe(shardCount(out.documents));
+    expect(out.shards).toHaveLength(1);
+    const shards = out.files
+      .filter((f) => out.shards.includes(`/${f.path}`))
+      .map((f) => {
+        const file = JSON.parse(f.contents) as SearchIndexFile;
+        return { docs: file.docs, mini: MiniSearch.loadJS(file.index as Parameters<typeof MiniSearch.loadJS>[0], INDEX_OPTIONS) };
+      });
+    expect(shards.reduce((n, s) => n + s.docs.length, 0)).toBe(out.documents);
+    const ranked = (q: string, options: (docs: SearchIndexFile['docs']) => object) =>
+      shards
+        .flatMap(({ docs, mini }) => mini.search(q, options(docs)).map((r) => ({ doc: docs[r.id as number], score: r.score })))
+        .sort((a, b) => b.score - a.score);
+    const first = (q: string) => ranked(q, queryOptionsFor)[0].doc;
     // Each has several articles that say the word more often than the product page does.
     for (const q of ['berberine', 'NMN', 'reishi', 'curcumin', 'melatonin', 'pea protein', 'vitamin c']) {
       expect(first(q)[0], `${q}: ${first(q)[2]}`).toBe('product');
     }
     // The kind boost is what does it: without it, articles come first for some of them.
-    const plain = (q: string) => file.docs[mini.search(q, QUERY_OPTIONS)[0].id as number][0];
+    const plain = (q: string) => ranked(q, () => QUERY_OPTIONS)[0].doc[0];
     expect(['berberine', 'NMN', 'reishi'].map(plain)).toContain('article');
 
-    const doubled = file.docs.filter(([, , , excerpt]) => {
-      const opening = excerpt.slice(0, 60);
-      return excerpt.indexOf(opening, 1) > 0;
-    });
+    const doubled = shards
+      .flatMap((s) => s.docs)
+      .filter(([, , , excerpt]) => {
+        const opening = excerpt.slice(0, 60);
+        return excerpt.indexOf(opening, 1) > 0;
+      });
     expect(doubled.map((d) => d[1])).toEqual([]);
   });
 

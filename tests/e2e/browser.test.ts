@@ -646,8 +646,9 @@ describe('search', () => {
       times.push(Number(await attr(results, 'data-search-ms')));
     }
     times.sort((a, b) => a - b);
-    const entry = JSON.parse(await readFile(path.join(site.dist, 'search/entry.json'), 'utf8')) as { index: string; documents: number };
-    const indexBytes = (await readFile(path.join(site.dist, entry.index))).length;
+    const entry = JSON.parse(await readFile(path.join(site.dist, 'search/entry.json'), 'utf8')) as { shards: string[]; documents: number };
+    let indexBytes = 0;
+    for (const shard of entry.shards) indexBytes += (await readFile(path.join(site.dist, shard))).length;
     console.log(
       `search: index of ${entry.documents} documents (${indexBytes} bytes) ready in the worker ${await attr(results, 'data-ready-ms')} ms after navigation start; ` +
         `query+render ms over ${times.length} queries: median ${times[Math.floor(times.length / 2)].toFixed(1)}, max ${times.at(-1)!.toFixed(1)}`,

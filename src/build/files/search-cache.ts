@@ -6,12 +6,20 @@
  * same bytes either way.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../../core/catalogue.js';
-import { indexDocuments, searchDocuments, type SearchDocument, type SearchIndexOutput, type SearchRoute } from './search-index.js';
+import {
+  indexShard,
+  searchDocuments,
+  searchIndexOutput,
+  shardDocuments,
+  type SearchDocument,
+  type SearchIndexOutput,
+  type SearchRoute,
+} from './search-index.js';
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
 
@@ -61,20 +69,88 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
 
 /**
  * The index files for these routes: from `cacheDir` when the documents and
- * code are those of a stored entry, else indexed by `index` (MiniSearch, the
- * expensive part; the build may hand it to a thread of its own) and stored.
- * `cacheDir` undefined: index, store nothing.
+ * code are those of a stored entry; else each shard from its own entry when
+ * its documents are those of one, and the others indexed by `index`
+ * (MiniSearch, the expensive part; the build may hand it to a thread of its
+ * own) and stored. `cacheDir` undefined: index, store nothing.
  */
 export async function cachedSearchIndex(
   catalogue: Catalogue,
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
   checkKey?: string,
-  index: (docs: SearchDocument[]) => Promise<SearchIndexOutput> = async (docs) => indexDocuments(docs),
+  index: (shards: SearchDocument[][]) => Promise<ShardFile[]> = async (shards) => shards.map(indexShard),
 ): Promise<SearchIndexOutput> {
   const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
   if (slot.hit !== undefined) return slot.hit;
-  return slot.store(await index(searchDocuments(catalogue, routes)));
+  const docs = searchDocuments(catalogue, routes);
+  const shards = shardDocuments(docs);
+  const code = indexingCode();
+  const keys = shards.map((shard) => (code === null ? null : shardKey(code, shard)));
+  const files = keys.map((key) => (cacheDir === undefined || key === null ? undefined : readShard(cacheDir, key)));
+  const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
+  if (missing.length > 0) {
+    const made = await index(missing.map((i) => shards[i]));
+    missing.forEach((i, j) => {
+      files[i] = made[j];
+      const key = keys[i];
+      if (cacheDir !== undefined && key !== null) storeShard(cacheDir, key, made[j]);
+    });
+    if (cacheDir !== undefined) pruneShards(cacheDir, shards.length);
+  }
+  return slot.store(searchIndexOutput(files as ShardFile[], docs.length));
+}
+
+type ShardFile = { path: string; contents: string };
+
+/** A shard's documents and the indexing code, hashed: the name of its entry. */
+function shardKey(code: string, docs: readonly SearchDocument[]): string {
+  const h = createHash('sha256').update(`${code}\0shard\0`);
+  for (const d of docs) h.update(JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt])).update('\n');
+  return h.digest('hex').slice(0, 40);
+}
+
+const shardFile = (cacheDir: string, key: string) => path.join(cacheDir, 'search-shards', `${key}.json`);
+
+/** A stored shard (its path, a newline, its contents), marked as used; undefined when there is none. */
+function readShard(cacheDir: string, key: string): ShardFile | undefined {
+  try {
+    const file = shardFile(cacheDir, key);
+    const text = readFileSync(file, 'utf8');
+    const newline = text.indexOf('\n');
+    if (newline < 0) return undefined;
+    const now = new Date();
+    utimesSync(file, now, now);
+    return { path: text.slice(0, newline), contents: text.slice(newline + 1) };
+  } catch {
+    return undefined;
+  }
+}
+
+function storeShard(cacheDir: string, key: string, shard: ShardFile): void {
+  const file = shardFile(cacheDir, key);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${shard.path}\n${shard.contents}`);
+    renameSync(tmp, file);
+  } catch {
+    // A read-only cache folder only costs the next build the indexing time.
+  }
+}
+
+/** Keeps the shards of this index and of a few before it (the least recently used go). */
+function pruneShards(cacheDir: string, shards: number): void {
+  try {
+    const dir = path.join(cacheDir, 'search-shards');
+    const entries = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => ({ file: path.join(dir, n), mtime: statSync(path.join(dir, n)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const e of entries.slice(shards * 2 + 32)) unlinkSync(e.file);
+  } catch {
+    // nothing to prune
+  }
 }
 
 /** The cache's answer for these inputs: the stored output, or how to store a new one (returned as given). */

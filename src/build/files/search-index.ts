@@ -35,8 +35,8 @@ export interface SearchDocument {
 export interface SearchIndexOutput {
   /** Files relative to the output directory, forward slashes. */
   files: Array<{ path: string; contents: string }>;
-  /** URL of the hashed index file. */
-  url: string;
+  /** URLs of the shards' files (content-hashed), in shard order. */
+  shards: string[];
   documents: number;
 }
 
@@ -84,8 +84,32 @@ export function buildSearchIndex(catalogue: Catalogue, routes: readonly SearchRo
   return indexDocuments(searchDocuments(catalogue, routes));
 }
 
-/** The index files of documents made by searchDocuments. */
-export function indexDocuments(docs: readonly SearchDocument[]): SearchIndexOutput {
+/**
+ * Documents a shard holds at most, about: few enough that indexing one again
+ * is quick. A shard ranks by its own statistics, so results merged from
+ * several rank a little differently from one index: a catalogue of this
+ * size (the shipped one is 1,300) stays one index.
+ */
+const DOCUMENTS_PER_SHARD = 2048;
+const MAX_SHARDS = 256;
+
+/** How many shards an index of `documents` has: a power of two, so a growing site rarely moves every document. */
+export function shardCount(documents: number): number {
+  let shards = 1;
+  while (shards < MAX_SHARDS && shards * DOCUMENTS_PER_SHARD < documents) shards *= 2;
+  return shards;
+}
+
+/** The documents of each shard, by a hash of their URL (stable as other documents come and go), each in the documents' order. */
+export function shardDocuments(docs: readonly SearchDocument[]): SearchDocument[][] {
+  const count = shardCount(docs.length);
+  const shards: SearchDocument[][] = Array.from({ length: count }, () => []);
+  for (const doc of docs) shards[count === 1 ? 0 : createHash('sha1').update(doc.url).digest().readUInt32BE(0) % count].push(doc);
+  return shards;
+}
+
+/** One shard's file: its documents and their MiniSearch index, named by its content's hash. */
+export function indexShard(docs: readonly SearchDocument[]): { path: string; contents: string } {
   const mini = new MiniSearch<{ id: number; title: string; text: string }>(INDEX_OPTIONS);
   mini.addAll(docs.map((d, id) => ({ id, title: d.title, text: d.text })));
   const file: SearchIndexFile = {
@@ -95,14 +119,17 @@ export function indexDocuments(docs: readonly SearchDocument[]): SearchIndexOutp
   };
   const contents = JSON.stringify(file);
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10);
-  const url = `/search/index-${hash}.json`;
-  const entry: SearchEntry = { version: SEARCH_INDEX_VERSION, index: url, documents: docs.length };
-  return {
-    files: [
-      { path: url.slice(1), contents },
-      { path: SEARCH_ENTRY_PATH.slice(1), contents: JSON.stringify(entry) + '\n' },
-    ],
-    url,
-    documents: docs.length,
-  };
+  return { path: `search/index-${hash}.json`, contents };
+}
+
+/** The index files of the shards' files, in shard order: theirs and the entry file that names them. */
+export function searchIndexOutput(shards: ReadonlyArray<{ path: string; contents: string }>, documents: number): SearchIndexOutput {
+  const urls = shards.map((f) => `/${f.path}`);
+  const entry: SearchEntry = { version: SEARCH_INDEX_VERSION, shards: urls, documents };
+  return { files: [...shards, { path: SEARCH_ENTRY_PATH.slice(1), contents: JSON.stringify(entry) + '\n' }], shards: urls, documents };
+}
+
+/** The index files of documents made by searchDocuments. */
+export function indexDocuments(docs: readonly SearchDocument[]): SearchIndexOutput {
+  return searchIndexOutput(shardDocuments(docs).map(indexShard), docs.length);
 }

@@ -7,20 +7,23 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { indexDocuments, type SearchDocument, type SearchIndexOutput } from './search-index.js';
+import { indexShard, type SearchDocument } from './search-index.js';
 
 const SELF = new URL(import.meta.url);
 
+type ShardFile = ReturnType<typeof indexShard>;
+
 /**
- * indexDocuments(docs), in a worker thread. Run from TypeScript sources (the
- * tests), where no compiled module is there to start, it indexes in-process.
+ * Each shard's file (indexShard), in a worker thread. Run from TypeScript
+ * sources (the tests), where no compiled module is there to start, it
+ * indexes in-process.
  */
-export function indexInWorker(docs: readonly SearchDocument[]): Promise<SearchIndexOutput> {
-  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve(indexDocuments(docs));
+export function indexInWorker(shards: readonly SearchDocument[][]): Promise<ShardFile[]> {
+  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve(shards.map(indexShard));
   return new Promise((resolve, reject) => {
     const worker = new Worker(SELF, { workerData: { searchIndexer: true } });
     let settled = false;
-    worker.once('message', (output: SearchIndexOutput) => {
+    worker.once('message', (output: ShardFile[]) => {
       settled = true;
       resolve(output);
       void worker.terminate();
@@ -32,12 +35,12 @@ export function indexInWorker(docs: readonly SearchDocument[]): Promise<SearchIn
     worker.once('exit', (code) => {
       if (!settled) reject(new Error(`the search index thread stopped (exit code ${code}) before it answered`));
     });
-    worker.postMessage(docs);
+    worker.postMessage(shards);
   });
 }
 
 // Only in the thread started above: other worker threads (the render pool's) may import this module too.
 if (!isMainThread && parentPort !== null && (workerData as { searchIndexer?: boolean } | null)?.searchIndexer === true) {
   const port = parentPort;
-  port.once('message', (docs: SearchDocument[]) => port.postMessage(indexDocuments(docs)));
+  port.once('message', (shards: SearchDocument[][]) => port.postMessage(shards.map(indexShard)));
 }

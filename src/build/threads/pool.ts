@@ -37,9 +37,6 @@ export function defaultConcurrency(): number {
 }
 
 export function createRenderPool(config: WorkerConfig, threads = defaultConcurrency()): RenderPool {
-  // React picks its development build (ten times slower) unless NODE_ENV says production when it is first
-  // loaded: set here, before this thread renders and before the workers start (they inherit the environment).
-  process.env.NODE_ENV = 'production';
   const workers = Math.max(0, threads - 1);
   const pool =
     workers === 0

@@ -137,6 +137,9 @@ export type Renderer = (task: RenderTask) => Promise<RenderResult>;
  * page renders, and emptied again.
  */
 export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Renderer {
+  // React picks its development build (ten times slower) unless NODE_ENV says production when it is first
+  // loaded: set by whatever imports it first, in this thread or a worker (each has its own environment).
+  process.env.NODE_ENV = 'production';
   // The render code is imported at once: in a worker, in parallel with the main thread's check.
   const apiReady = (import(config.renderModule) as Promise<RenderApi>).catch((err: unknown) => {
     throw new Error(`the render ${inProcess ? 'code' : 'workers'} cannot load the templates (${config.renderModule}): ${causeOf(err)}`);

@@ -105,7 +105,7 @@ export async function renderAll(
       });
       for (const f of result.pages) facts[f.index] = f;
       if (collector !== undefined && result.record !== undefined) {
-        collector.addFacts(result.pages);
+        collector.addFacts(result.pages, result.stamps);
         collector.addBatch(result.record);
       }
       failures.push(...result.failures);

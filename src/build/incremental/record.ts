@@ -19,7 +19,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { PageFacts, PageRecords } from '../threads/protocol.js';
 import type { PlannedRoute } from '../types.js';
 
-const FORMAT = 'site-build-record/1';
+const FORMAT = 'site-build-record/2';
 /** Records kept: the outputs of a few projects, branches and test folders. */
 const KEEP = 16;
 
@@ -30,6 +30,8 @@ export interface RecordedEntry {
   /** Positions in BuildRecord.names. */
   reads: number[];
   digest: string;
+  /** The page file's stamp in the output folder (output/stamps.ts): a file that still has it holds the page's bytes. */
+  stamp: string;
   facts: Omit<PageFacts, 'index'>;
   /** Positions in BuildRecord.targets. */
   internal: number[];
@@ -178,6 +180,7 @@ export class RecordCollector {
   private readonly groupTargets: number[][] = [];
   private readonly entries: Array<RecordedEntry | undefined>;
   private readonly facts: Array<PageFacts | undefined>;
+  private readonly stamps: Array<string | undefined>;
 
   constructor(
     private readonly plan: readonly PlannedRoute[],
@@ -185,6 +188,7 @@ export class RecordCollector {
   ) {
     this.entries = new Array(plan.length);
     this.facts = new Array(plan.length);
+    this.stamps = new Array(plan.length);
   }
 
   private group(targets: readonly string[]): number {
@@ -195,8 +199,9 @@ export class RecordCollector {
   }
 
   /** The facts a render thread reported for its pages (PageFacts), kept until the batch's record arrives. */
-  addFacts(facts: readonly PageFacts[]): void {
+  addFacts(facts: readonly PageFacts[], stamps: ReadonlyArray<readonly [number, string]>): void {
     for (const f of facts) this.facts[f.index] = f;
+    for (const [index, stamp] of stamps) this.stamps[index] = stamp;
   }
 
   addBatch(batch: PageRecords): void {
@@ -204,13 +209,15 @@ export class RecordCollector {
     const groups = batch.groups.map((g) => this.group(g));
     for (const page of batch.pages) {
       const facts = this.facts[page.index];
-      if (facts === undefined) continue;
+      const stamp = this.stamps[page.index];
+      if (facts === undefined || stamp === undefined) continue;
       const { index: _i, ...rest } = facts;
       this.entries[page.index] = {
         file: this.plan[page.index].file,
         route: this.keyOf(this.plan[page.index]),
         reads: page.reads.map((r) => names[r]),
         digest: page.digest,
+        stamp,
         facts: rest,
         internal: page.internal.map((t) => this.targets.id(t)),
         group: page.group < 0 ? -1 : groups[page.group],
@@ -219,10 +226,11 @@ export class RecordCollector {
     }
   }
 
-  /** A page taken over as it was: its entry of `previous`, in this record's tables. */
-  keep(index: number, entry: RecordedEntry, previous: BuildRecord): void {
+  /** A page taken over as it was: its entry of `previous`, in this record's tables, with its file's new stamp. */
+  keep(index: number, entry: RecordedEntry, previous: BuildRecord, stamp: string): void {
     this.entries[index] = {
       ...entry,
+      stamp,
       reads: entry.reads.map((r) => this.names.id(previous.names[r])),
       internal: entry.internal.map((t) => this.targets.id(previous.targets[t])),
       group: entry.group < 0 ? -1 : this.group(previous.groups[entry.group].map((t) => previous.targets[t])),

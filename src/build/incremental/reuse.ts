@@ -1,28 +1,53 @@
 /**
  * Taking a page over from the last build: the temporary folder (the spare
- * of the build before, see output/atomic.ts) gets the page's recorded bytes,
- * either because its file already holds them (its stamp says so, nothing is
- * read) or copied from the output folder, whose file must still hash as
- * recorded. A page that cannot be taken over is rendered.
+ * of the build before, see output/atomic.ts) gets the page's recorded bytes
+ * without reading them. Its file already holds them when its stamp says so,
+ * or when it is the output's file itself (a link made by an earlier take-over);
+ * else it becomes a hard link to the output's file, provided that file still
+ * has its recorded stamp. Links are safe because no writer ever writes
+ * through one (output/page-file.ts, output/site-writer.ts unlink first).
+ * Where no link can be made, the file is copied, its bytes checked against
+ * the record. A page that cannot be taken over is rendered.
  */
-import { readFileSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { BatchTally, type TallyEntries, type TargetGroup } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
 import { keepStamped, writeStampedBytes, type PageWrite } from '../output/page-file.js';
-import { digestOfStamp, pageDigest } from '../output/stamps.js';
+import { digestOfStamp, pageDigest, stampOf } from '../output/stamps.js';
 import type { PageFacts } from '../threads/protocol.js';
 import type { PageStamps, PlannedRoute } from '../types.js';
 import type { BuildRecord, RecordCollector, RecordedEntry } from './record.js';
 
-function takeOver(tmp: string, outDir: string, planned: PlannedRoute, digest: string, previous: string | undefined, fresh: boolean): PageWrite | undefined {
+function takeOver(
+  tmp: string,
+  outDir: string,
+  planned: PlannedRoute,
+  entry: RecordedEntry,
+  previous: string | undefined,
+  fresh: boolean,
+): PageWrite | undefined {
   const target = insideRoot(tmp, planned.file);
   const twin = planned.twin ? insideRoot(tmp, twinFileOf(planned.file)!) : undefined;
+  const source = insideRoot(outDir, planned.file);
+  const { digest } = entry;
   try {
     if (!fresh && previous !== undefined && digestOfStamp(previous) === digest) {
       const kept = keepStamped(target, digest, previous, twin);
       if (kept !== undefined) return kept;
     }
-    const bytes = readFileSync(insideRoot(outDir, planned.file));
+    const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
+    if (there?.isFile() && stampOf(there, digest) === entry.stamp) {
+      const here = fresh ? undefined : lstatSync(target, { bigint: true, throwIfNoEntry: false });
+      if (here?.isFile() && here.ino === there.ino && here.dev === there.dev) return keepStamped(target, digest, stampOf(here, digest), twin);
+      if (here !== undefined) unlinkSync(target);
+      try {
+        linkSync(source, target);
+        return keepStamped(target, digest, stampOf(lstatSync(target, { bigint: true }), digest), twin);
+      } catch {
+        // No hard links here (another file system, a mount without them): copied below.
+      }
+    }
+    const bytes = readFileSync(source);
     // Changed by hand since it was recorded: rendered again rather than copied.
     if (pageDigest(bytes) !== digest) return undefined;
     return writeStampedBytes(target, bytes, fresh, twin, previous);
@@ -64,7 +89,7 @@ export function takeOverPages(
   for (const { planned, entry } of reuse) {
     const stamp = stamps.previous.get(planned.file);
     stamps.previous.delete(planned.file);
-    const written = takeOver(tmp, outDir, planned, entry.digest, stamp, !held.has(planned.file));
+    const written = takeOver(tmp, outDir, planned, entry, stamp, !held.has(planned.file));
     if (written === undefined || written.stamp === undefined) {
       result.failed.push(planned);
       continue;
@@ -78,7 +103,7 @@ export function takeOverPages(
     const group = groupOf(entry.group);
     tally.add(group === undefined ? { internal, unsafe: entry.unsafe } : { internal, unsafe: entry.unsafe, group }, index);
     for (const u of entry.unsafe) result.unsafe.push([u, index]);
-    collector.keep(index, entry, previous);
+    collector.keep(index, entry, previous, written.stamp);
   }
   result.links = tally.entries();
   return result;

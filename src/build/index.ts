@@ -316,7 +316,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0, unchanged: NONE_KEPT, rendered: renderedPages, reused: 0 };
 
   // site files
-  const siteFiles = await writeSiteFiles(writer, catalogue, plan, rendered.facts, await shareCard);
+  const siteFiles = await writeSiteFiles(writer, catalogue, plan, rendered.facts, await shareCard, ctx.cacheDir);
   ctx.lap('sitemap');
 
   // links, against everything this build wrote (every writer reports its files): no walk over a folder of 100,000 pages

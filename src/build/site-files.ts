@@ -18,11 +18,12 @@ export async function writeSiteFiles(
   plan: readonly PlannedRoute[],
   facts: readonly PageFacts[],
   shareCard: Uint8Array,
+  cacheDir?: string,
 ): Promise<string[]> {
   const origin = catalogue.site.origin;
   const photos = photosByEntity(catalogue);
   const [sitemapFiles, siteFiles] = await Promise.all([
-    writeSitemap(writer, origin, sitemapEntries(plan.map((p) => withPhotos(facts[p.index], p.route, photos)))),
+    writeSitemap(writer, origin, sitemapEntries(plan.map((p) => withPhotos(facts[p.index], p.route, photos))), undefined, cacheDir),
     writer.write([
       { path: 'robots.txt', contents: robotsTxt(origin) },
       { path: HEADERS_FILE, contents: headersFile(catalogue.site) },

@@ -254,6 +254,23 @@ describe('sitemap and robots', () => {
     expect(readFileSync(path.join(split, 'sitemap-3.xml'), 'utf8').match(/<url>/g)).toHaveLength(1);
   });
 
+  test('through the build cache: the bytes made without it, and a changed entry is never a stale part', async () => {
+    const cache = scratch();
+    const entries = Array.from({ length: 5 }, (_, i) => ({ url: `${ORIGIN}/p${i}`, lastmod: `2024-01-0${i + 1}` }));
+    const bytes = async (list: typeof entries, cacheDir?: string) => {
+      const dir = scratch();
+      const files = await writeSitemap(siteWriter(dir), ORIGIN, list, 2, cacheDir);
+      return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
+    };
+    const fresh = await bytes(entries);
+    expect(await bytes(entries, cache)).toEqual(fresh); // made and stored
+    expect(await bytes(entries, cache)).toEqual(fresh); // from the cache
+    expect(readdirSync(path.join(cache, 'sitemaps'))).toHaveLength(3);
+    const changed = entries.map((e, i) => (i === 3 ? { ...e, lastmod: '2025-02-02' } : e));
+    expect(await bytes(changed, cache)).toEqual(await bytes(changed));
+    expect(readdirSync(path.join(cache, 'sitemaps'))).toHaveLength(4); // only the changed part was made again
+  });
+
   test('site files: folders made as needed, bytes as given, paths in the order given', async () => {
     const dir = scratch();
     const files = Array.from({ length: 40 }, (_, i) => ({

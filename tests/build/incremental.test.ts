@@ -102,6 +102,9 @@ const hex = (rand: () => number) => Array.from({ length: 32 }, () => Math.floor(
 
 /** Each edit changes the catalogue and says what it did; `rendered` bounds the pages an incremental build may render for it. */
 const EDITS: Record<string, (c: Catalogue, step: number, rand: () => number) => { what: string; rendered?: number; everywhere?: true }> = {
+  nothing() {
+    return { what: 'nothing changed', rendered: 0 };
+  },
   articleBody(c, step) {
     const { file, entity } = c.withRoute('articles', 'article');
     (entity.body as Json[]).unshift({ type: 'paragraph', text: `Edited in step ${step}: storage & handling <notes>.` });

@@ -10,7 +10,7 @@
  *   npm run bench -- build --photos[=50]         also a copy of data/ with N photographed products (bench/photos.ts)
  *   npm run bench -- build --runs=3 --data-dir=<dir>
  *   npm run bench -- build --bin=<other checkout>/bin/site   each run paired with the other build of the tool, in turn
- *   npm run bench -- build --modes=rebuild,cold               only these ways (rebuild, fresh, cold, loops)
+ *   npm run bench -- build --modes=rebuild,cold               only these ways (rebuild, fresh, cold, loops, edits)
  * (flags take `=`: bench/run.ts reads every bare word as a section name)
  *
  * Two ways, both measured: every build into a new folder under bench/out/ (a
@@ -19,7 +19,7 @@
  * end (file creation is slow for minutes after a large delete).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,8 @@ interface BuildSample {
   cpuMs: number | undefined;
   peakRssMb: number;
   pages: number;
+  /** Route pages this build rendered (the others were taken over from the last build's output). */
+  rendered: number;
   timings: Record<string, number>;
 }
 
@@ -61,6 +63,7 @@ function buildOnce(
   into?: { out: string; reports: string },
   cwd = ROOT,
   bin = BIN,
+  cacheDir?: string,
 ): Promise<BuildSample & { out: string; reports: string }> {
   const out = into?.out ?? fresh('dist');
   const reports = into?.reports ?? fresh('reports');
@@ -72,6 +75,7 @@ function buildOnce(
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
     // Outside ROOT (the cold runs) no cache at all, even one named by the environment.
     if (cwd !== ROOT) delete env.SITE_CACHE_DIR;
+    if (cacheDir !== undefined) env.SITE_CACHE_DIR = cacheDir;
     const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
@@ -81,13 +85,14 @@ function buildOnce(
     child.on('close', (code) => {
       const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
       if (code !== 0) return reject(new Error(`site build exited ${code}: ${stderr.slice(-2000)}${stdout.slice(0, 500)}`));
-      const summary = JSON.parse(stdout) as { pages: number; peakRssBytes: number; timings: Record<string, number> };
+      const summary = JSON.parse(stdout) as { pages: number; rendered: number; peakRssBytes: number; timings: Record<string, number> };
       const m = stderr.match(/cpu ([\d.]+) ([\d.]+)\s*$/);
       resolve({
         wallMs,
         cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined,
         peakRssMb: summary.peakRssBytes / 2 ** 20,
         pages: summary.pages,
+        rendered: summary.rendered,
         timings: summary.timings,
         out,
         reports,
@@ -143,6 +148,76 @@ async function measureBuild(label: string, dataDir: string, runs: number, extra:
     const ratios = samples[0].map((s, i) => s.wallMs / samples[1][i].wallMs);
     say(
       `    this checkout against the other: wall ${fmt(medians[0].wall / medians[1].wall, 3)}× (median of pairs ${fmt(median(ratios), 3)}×), peak ${fmt(medians[0].peak / medians[1].peak, 3)}×`,
+    );
+  }
+  await removeLater(leftovers);
+}
+
+/** One edit of a copy of the catalogue: a different change on every run, so each build has something to do. */
+type Edit = (dataDir: string, run: number) => void;
+
+/** The `n`th file of a folder of the catalogue, read, changed by `change` and written back. */
+function editNth(folder: string, n: number, change: (entity: Record<string, unknown>, run: number) => void): Edit {
+  return (dataDir, run) => {
+    const dir = path.join(dataDir, folder);
+    const names = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+    const file = path.join(dir, names[Math.min(n, names.length - 1)]);
+    const entity = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    change(entity, run);
+    writeFileSync(file, JSON.stringify(entity, null, 2) + '\n');
+  };
+}
+
+const EDITS: Array<[string, Edit | null]> = [
+  ['nothing changed', null],
+  [
+    "one article's body edited",
+    editNth('articles', 500, (a, run) => {
+      (a.body as unknown[]).unshift({ type: 'paragraph', text: `Edited for the bench, run ${run}.` });
+    }),
+  ],
+  [
+    "one product's name edited",
+    editNth('products', 100, (p, run) => {
+      p.name = `${String(p.name).replace(/ \(bench \d+\)$/, '')} (bench ${run})`;
+    }),
+  ],
+];
+
+/**
+ * Incremental rebuilds (the build record, src/build/incremental/): a copy of
+ * the catalogue is built twice (the record, then the spare), then for each
+ * edit and run: the edit, an incremental build into the same output, and
+ * beside it a clean `--no-cache` build of the same data into a new folder.
+ */
+async function measureEdits(label: string, dataDir: string, runs: number): Promise<void> {
+  const work = fresh('edits');
+  const data = path.join(work, 'data');
+  cpSync(path.resolve(ROOT, dataDir), data, { recursive: true });
+  const cache = path.join(work, 'cache');
+  const into = { out: path.join(work, 'dist'), reports: path.join(work, 'reports') };
+  const leftovers = [work];
+  for (let i = 0; i < 2; i++) await buildOnce(data, [], into, ROOT, BIN, cache);
+  for (const [what, edit] of EDITS) {
+    const incremental: BuildSample[] = [];
+    const clean: BuildSample[] = [];
+    for (let run = 0; run < runs; run++) {
+      edit?.(data, run);
+      incremental.push(await buildOnce(data, [], into, ROOT, BIN, cache));
+      const s = await buildOnce(data, ['--no-cache'], undefined, ROOT, BIN, cache);
+      leftovers.push(s.out, s.reports);
+      clean.push(s);
+    }
+    const wall = median(incremental.map((s) => s.wallMs));
+    const cleanWall = median(clean.map((s) => s.wallMs));
+    const phases = Object.keys(incremental[0].timings).map((k) => `${k} ${fmt(median(incremental.map((s) => s.timings[k] ?? 0)))}`);
+    say(
+      `site build ${label}, ${what}: incremental wall median ${fmt(wall)} ms, rendered ${incremental.map((s) => s.rendered).join('/')} of ${incremental[0].pages - 2} routes, ` +
+        `peak RSS median ${fmt(median(incremental.map((s) => s.peakRssMb)))} MB; beside it --no-cache ${fmt(cleanWall)} ms: ${fmt(wall / cleanWall, 3)}× ` +
+        `(median of pairs ${fmt(median(incremental.map((s, i) => s.wallMs / clean[i].wallMs)), 3)}×)` +
+        `\n    runs: ${incremental.map((s) => fmt(s.wallMs)).join(', ')} ms; phases (ms, medians): ${phases.join(', ')}`,
     );
   }
   await removeLater(leftovers);
@@ -209,7 +284,7 @@ export async function run(args: string[]): Promise<void> {
   );
   const other = flag(args, '--bin');
   OTHER_BIN = other ? path.resolve(other) : undefined;
-  const modes = new Set((flag(args, '--modes') || 'rebuild,fresh,cold,loops').split(','));
+  const modes = new Set((flag(args, '--modes') || 'rebuild,fresh,cold,loops,edits').split(','));
 
   await measureShipped(dataDir, runs, modes);
   await measurePhotos(args, dataDir, runs);
@@ -227,6 +302,7 @@ export async function run(args: string[]): Promise<void> {
     if (modes.has('cold'))
       await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
     if (modes.has('loops')) await measureLoop(`single-thread loop synthetic-${routes}, render only`, made.dir, 1, false);
+    if (modes.has('edits')) await measureEdits(`synthetic-${routes}`, made.dir, synRuns);
   }
 }
 
@@ -237,6 +313,7 @@ async function measureShipped(dataDir: string, runs: number, modes: ReadonlySet<
   if (modes.has('cold')) await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
   if (modes.has('rebuild'))
     await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
+  if (modes.has('edits')) await measureEdits(dataDir, dataDir, runs);
   if (!modes.has('loops')) return;
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);
   await measureLoop(`single-thread loop ${dataDir}, render + write`, dataDir, runs, true);

@@ -20,7 +20,9 @@ import { stopwatch } from './clock.js';
 import { errorPageFallbackDiagnostic, failureDiagnostic, shown } from './diagnostics.js';
 import { copyAssets, defaultClientDir, readAssetRefs } from './files/assets.js';
 import { publishImages } from './files/images.js';
-import { writeSearchIndexCached } from './files/search-cache.js';
+import { cachedSearchIndex, writeSearchIndexCached } from './files/search-cache.js';
+import type { SearchIndexOutput } from './files/search-index.js';
+import { indexInWorker } from './files/search-worker.js';
 import { shareCardPng } from './files/share-card.js';
 import { checkLinks } from './links/check.js';
 import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
@@ -111,7 +113,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const previous = cacheDir === undefined ? undefined : readRecord(cacheDir, outDir, global);
     let mainRenderer: Renderer | undefined;
     let selection: Selection | undefined;
+    let searchIndex: Promise<SearchIndexOutput> | undefined;
     if (previous !== undefined) {
+      // An incremental build's main thread renders little: the search index (a shard indexed again, when a
+      // document changed) starts now, in a thread of its own, beside the selection and the take-over.
+      if (options.searchIndex !== false) {
+        searchIndex = cachedSearchIndex(
+          catalogue,
+          plan.map((p) => p.route),
+          cacheDir,
+          checked.key,
+          indexInWorker,
+        );
+        searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
+      }
       mainRenderer = createRenderer(config, catalogue);
       const { digests } = (await mainRenderer({ kind: 'digests', names: previous.names })) as DigestsResult;
       selection = selectPages(plan, previous, digests, keyOf);
@@ -153,6 +168,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         held: inventory.files,
         stamps: { previous: stamps, record: recorder?.add },
         cacheDir,
+        searchIndex,
         incremental: cacheDir === undefined ? undefined : { previous, selection, collector: new RecordCollector(plan, keyOf) },
       });
       const all = [...diagnostics, ...built.diagnostics];
@@ -231,6 +247,8 @@ interface EmitContext {
   stamps: PageStamps;
   /** The build cache folder (check results, search index, image copies, stamps, record); none under --no-cache. */
   cacheDir: string | undefined;
+  /** The search index, when started before the render phase (an incremental build). */
+  searchIndex?: Promise<SearchIndexOutput>;
   /** With a cache folder: the last build's record and what it selected (when it could be used), and the new record. */
   incremental?: { previous?: BuildRecord; selection?: Selection; collector: RecordCollector };
 }
@@ -274,18 +292,20 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const searchIndex =
     options.searchIndex === false
       ? Promise.resolve([])
-      : new Promise(setImmediate).then(async () =>
-          (
-            await writeSearchIndexCached(
-              writer,
-              catalogue,
-              plan.map((p) => p.route),
-              ctx.cacheDir,
-              ctx.checkKey,
-              indexInThread,
-            )
-          ).files.map((f) => f.path),
-        );
+      : ctx.searchIndex !== undefined
+        ? ctx.searchIndex.then((out) => writer.write(out.files))
+        : new Promise(setImmediate).then(async () =>
+            (
+              await writeSearchIndexCached(
+                writer,
+                catalogue,
+                plan.map((p) => p.route),
+                ctx.cacheDir,
+                ctx.checkKey,
+                indexInThread,
+              )
+            ).files.map((f) => f.path),
+          );
   const [rendered, searchFiles, assetFiles, imageFiles] = await allSettledOrThrow([
     rendering,
     searchIndex,

@@ -113,6 +113,37 @@ const contentEtag = (body: Buffer): string => `"${createHash('sha1').update(body
 const statEtag = (size: number, mtimeMs: number): string => `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
 const variantEtag = (etag: string, enc: Encoding): string => `${etag.slice(0, -1)}-${enc}"`;
 
+/**
+ * How a static host answers a decoded request path over the files it has
+ * (`has('/x/index.html')`): `/x` is the page, `/x/`, `/x/index.html` and the
+ * twin `/x.html` redirect to it. Pure: `site dev` answers over its planned
+ * routes the same way.
+ */
+export function resolveAgainst(has: (file: string) => boolean, path: string): Resolution {
+  if (path === '/') return has('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
+  if (isHiddenPath(path)) return { kind: 'missing' };
+  if (path.endsWith('/index.html')) {
+    const dir = path.slice(0, -'index.html'.length);
+    return has(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
+  }
+  if (path.endsWith('/')) {
+    const bare = path.slice(0, -1);
+    return resolveAgainst(has, bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
+  }
+  // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
+  if (path.endsWith('.html')) {
+    const bare = path.slice(0, -'.html'.length);
+    if (bare !== '' && has(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
+  }
+  // Precompressed siblings are variants of their file, not pages of their own.
+  const sibling = /\.(br|gz)$/.exec(path);
+  if (sibling && has(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
+  if (has(path)) return { kind: 'file', file: path };
+  const folderIndex = `${path}/index.html`;
+  if (has(folderIndex)) return { kind: 'file', file: folderIndex };
+  return { kind: 'missing' };
+}
+
 export function createStaticSite(opts: StaticOptions): StaticSite {
   /** dist/ as named; it may be a symlink that a deploy swaps, so its real path is looked up again on reload. */
   const root = resolve(opts.root);
@@ -144,30 +175,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   let cachedBytes = 0;
   let generation = 0;
 
-  function resolveUncached(path: string): Resolution {
-    if (path === '/') return has('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
-    if (isHiddenPath(path)) return { kind: 'missing' };
-    if (path.endsWith('/index.html')) {
-      const dir = path.slice(0, -'index.html'.length);
-      return has(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
-    }
-    if (path.endsWith('/')) {
-      const bare = path.slice(0, -1);
-      return resolveUncached(bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
-    }
-    // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
-    if (path.endsWith('.html')) {
-      const bare = path.slice(0, -'.html'.length);
-      if (bare !== '' && has(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
-    }
-    // Precompressed siblings are variants of their file, not pages of their own.
-    const sibling = /\.(br|gz)$/.exec(path);
-    if (sibling && has(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
-    if (has(path)) return { kind: 'file', file: path };
-    const folderIndex = `${path}/index.html`;
-    if (has(folderIndex)) return { kind: 'file', file: folderIndex };
-    return { kind: 'missing' };
-  }
+  const resolveUncached = (path: string): Resolution => resolveAgainst(has, path);
 
   function resolvePath(path: string): Resolution {
     const known = resolutions.get(path);

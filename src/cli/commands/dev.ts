@@ -31,11 +31,13 @@ export function registerDev(program: Command, ctx: CommandContext): void {
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UserError(`port ${port} on ${flags.host} is in use: pass another --port`);
         throw err;
       }
-      stderr(`site dev: ${flags.dataDir} on ${running.url} (inquiries in ${running.store.file}); Ctrl-C stops`);
-      const signal = await new Promise<string>((done) => {
+      // Listening before saying so: whoever reads the line may signal at once.
+      const stopped = new Promise<string>((done) => {
         process.once('SIGTERM', () => done('SIGTERM'));
         process.once('SIGINT', () => done('SIGINT'));
       });
+      stderr(`site dev: ${flags.dataDir} on ${running.url} (inquiries in ${running.store.file}); Ctrl-C stops`);
+      const signal = await stopped;
       stderr(`site dev: ${signal}: stopping`);
       await running.close();
       ctx.setExitCode(EXIT_OK);

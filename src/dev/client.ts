@@ -85,6 +85,8 @@ export const DEV_CLIENT_JS = `(() => {
     box.appendChild(el('p', { opacity: '0.7' }, 'Fix the file and save: this goes away by itself.'));
     document.body.appendChild(box);
   };
+  // Says the page is listening (tests wait for it before editing).
+  events.addEventListener('open', () => document.documentElement.setAttribute('data-site-dev', 'connected'));
   events.addEventListener('errors', (e) => show(JSON.parse(e.data)));
   events.addEventListener('reload', () => location.reload());
 })();

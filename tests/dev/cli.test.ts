@@ -189,7 +189,9 @@ describe('site dev (start-up errors)', () => {
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     const port = (taken.address() as { port: number }).port;
     try {
-      await expect(startDev(['--data-dir', box.data, '--port', String(port)], box.root)).rejects.toThrow(new RegExp(`exited \\(2\\)[\\s\\S]*port ${port} on 127.0.0.1 is in use`));
+      await expect(startDev(['--data-dir', box.data, '--port', String(port)], box.root)).rejects.toThrow(
+        new RegExp(`exited \\(2\\)[\\s\\S]*port ${port} on 127.0.0.1 is in use`),
+      );
     } finally {
       taken.close();
     }

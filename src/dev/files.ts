@@ -4,14 +4,11 @@
  * build/client), the images of data/ and their WebP copies, product artwork,
  * the logo and share card, the search index, robots.txt and sitemap.xml.
  * Every one is made by the same function `site build` uses, so a URL answers
- * in dev what it would in dist/.
+ * in dev what it would in dist/ (but sitemap.xml, which lists no photographs);
+ * their modules are imported on first use, so that start-up does not pay for them.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { publishImages } from '../build/files/images.js';
-import { cachedSearchIndex } from '../build/files/search-cache.js';
-import { shareCardPng } from '../build/files/share-card.js';
-import { robotsTxt, sitemapEntries, sitemapFiles } from '../build/files/sitemap.js';
 import type { SiteFile, SiteWriter } from '../build/output/site-writer.js';
 import type { CatalogueImage } from '../core/catalogue.js';
 import { LOGO_URL, SHARE_CARD_URL, variantsOf } from '../core/images.js';
@@ -75,17 +72,19 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
 
   function searchFiles(view: SiteView): Promise<Map<string, string>> {
     const m = memo(view);
-    m.search ??= cachedSearchIndex(view.catalogue, view.routes, opts.cacheDir, view.checkKey).then(
-      (out) => new Map(out.files.map((f) => [`/${f.path}`, f.contents])),
-    );
+    m.search ??= import('../build/files/search-cache.js')
+      .then(({ cachedSearchIndex }) => cachedSearchIndex(view.catalogue, view.routes, opts.cacheDir, view.checkKey))
+      .then((out) => new Map(out.files.map((f) => [`/${f.path}`, f.contents])));
     return m.search;
   }
 
   function sitemap(view: SiteView): Promise<Map<string, string>> {
     const m = memo(view);
-    m.sitemap ??= sitemapFiles(view.catalogue.site.origin, sitemapEntries(view.routes.map((r) => view.api.routeFacts(view.model, r)))).then(
-      (files) => new Map(files.map((f) => [`/${f.path}`, String(f.contents)])),
-    );
+    m.sitemap ??= import('../build/files/sitemap.js')
+      .then(({ sitemapEntries, sitemapFiles }) =>
+        sitemapFiles(view.catalogue.site.origin, sitemapEntries(view.routes.map((r) => view.api.routeFacts(view.model, r)))),
+      )
+      .then((files) => new Map(files.map((f) => [`/${f.path}`, String(f.contents)])));
     return m.sitemap;
   }
 
@@ -112,7 +111,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
     let made = copies.get(key);
     if (made === undefined) {
       const into = new Map<string, Buffer | string>();
-      made = publishImages(memoryWriter(into), [found.image], opts.cacheDir).then(() => into);
+      made = import('../build/files/images.js').then(({ publishImages }) => publishImages(memoryWriter(into), [found.image], opts.cacheDir)).then(() => into);
       copies.set(key, made);
       made.catch(() => copies.delete(key));
     }
@@ -136,7 +135,10 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
         const body = (await searchFiles(view)).get(requestPath);
         return body === undefined ? null : { body, immutable: requestPath !== SEARCH_ENTRY_PATH };
       }
-      if (requestPath === '/robots.txt') return { body: robotsTxt(view.catalogue.site.origin), immutable: false };
+      if (requestPath === '/robots.txt') {
+        const { robotsTxt } = await import('../build/files/sitemap.js');
+        return { body: robotsTxt(view.catalogue.site.origin), immutable: false };
+      }
       if (requestPath === '/sitemap.xml' || /^\/sitemap-\d+\.xml$/.test(requestPath)) {
         const body = (await sitemap(view)).get(requestPath);
         return body === undefined ? null : { body, immutable: false };
@@ -144,7 +146,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
       if (requestPath === LOGO_URL) return { body: logoSvg(), immutable: false };
       if (requestPath === SHARE_CARD_URL) {
         const m = memo(view);
-        m.shareCard ??= shareCardPng(view.catalogue.site);
+        m.shareCard ??= import('../build/files/share-card.js').then(({ shareCardPng }) => shareCardPng(view.catalogue.site));
         return { body: Buffer.from(await m.shareCard), immutable: false };
       }
       if (requestPath.startsWith('/images/products/')) {

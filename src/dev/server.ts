@@ -14,20 +14,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultClientDir, projectRoot, readAssetRefs } from '../build/files/assets.js';
-import { checkDataDir } from '../check/run.js';
+import { checkDataDir, type CheckResult } from '../check/run.js';
 import { UserError } from '../core/errors.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { contentSecurityPolicy, NO_INLINE, originOf, SECURITY_HEADERS } from '../core/http-headers.js';
+import type { SiteConfig } from '../core/schema.js';
 import { defaultCacheDir } from '../load/cache.js';
-import { createCommitQueue } from '../serve/commit-queue.js';
 import { contentTypeOf } from '../serve/content-type.js';
-import { handleInquiry, type InquiryOptions } from '../serve/inquiry.js';
+import type { InquiryOptions } from '../serve/inquiry.js';
 import { parseTarget } from '../serve/paths.js';
-import { createRateLimiter } from '../serve/rate-limit.js';
-import { contentSecurityPolicy, inlineHashes, NO_INLINE, SECURITY_HEADERS } from '../serve/security.js';
-import { clientIpOf, DEFAULTS, publicHostOf } from '../serve/server.js';
-import { type InquiryStore, openStore } from '../serve/store.js';
+import type { InquiryStore } from '../serve/store.js';
 import { DEV_CLIENT_JS, DEV_EVENTS_PATH, DEV_PREFIX, DEV_SCRIPT_PATH, errorPage, injectDevScript, overlayItems, renderFailurePage, whereOf } from './client.js';
 import { createDevFiles } from './files.js';
+import { type QuickBase, quickCheck, warm } from './quick-check.js';
 import { createRenderSource, isRenderSource } from './render-source.js';
 import { answerPath, type Checked, htmlHash, pageAt, type SiteView, viewOf, withApi } from './site.js';
 import { isEditorNoise, watchTree, type TreeWatcher } from './watch.js';
@@ -54,13 +53,27 @@ export interface DevServer {
   readonly url: string;
   readonly port: number;
   readonly server: Server;
-  readonly store: InquiryStore;
+  /** Where inquiries go (the store is opened by the first one). */
+  readonly storeDir: string;
   /** Resolves after the next change has been handled (tests). */
   settled(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const DEV_DEFAULTS = { host: '127.0.0.1', port: 4321, debounceMs: 30 } as const;
+
+/** The forms' endpoint, as `site serve` answers it (its DEFAULTS.inquiryPath; a test holds them equal). */
+export const INQUIRY_PATH = '/api/inquiry';
+
+/**
+ * The policy of every page, as dist/_headers states it (build/files/headers-file.ts): the pages have no
+ * inline script or style; with third-party services configured, none (their hosts are theirs to change).
+ */
+function pageCsp(site: Pick<SiteConfig, 'inquiryEndpoint' | 'thirdParty'>): string | null {
+  if (Object.values(site.thirdParty).some((id) => id.trim() !== '')) return null;
+  const endpoint = originOf(site.inquiryEndpoint);
+  return contentSecurityPolicy(NO_INLINE, { 'form-action': endpoint, 'connect-src': endpoint });
+}
 
 export class DevConfigError extends UserError {
   override name = 'DevConfigError';
@@ -77,7 +90,8 @@ const sse = (res: ServerResponse, event: string, data: unknown): void => void re
 
 export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const dataDir = path.resolve(opts.dataDir);
+  // Diagnostics name files under the folder as given (`data/articles/x.json`).
+  const dataDir = opts.dataDir;
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) {
     throw new DevConfigError(`the data directory ${opts.dataDir} does not exist or is not a folder: pass the catalogue's folder with --data-dir`);
   }
@@ -94,13 +108,18 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   let checked: Checked = viewOf(firstCheck, dataDir, api, assets);
   /** The last view without errors: what pages show while the catalogue has errors. */
   let view: SiteView | null = checked.view;
+  /** The last check result without errors, which a quick re-check builds on. */
+  let base: QuickBase | null = null;
+  const keepBase = (result: CheckResult, c: Checked) => {
+    base = c.errors.length === 0 && result.catalogue !== null ? { result: result as QuickBase['result'], dataDir } : null;
+  };
+  keepBase(firstCheck, checked);
   reportCheck(checked.diagnostics, log);
 
   const ownStore = opts.storeDir === undefined;
   const storeDir = opts.storeDir ?? mkdtempSync(path.join(tmpdir(), 'site-dev-store-'));
-  const store = openStore(storeDir, { create: true });
+  let store: InquiryStore | null = null;
   const baseCsp = contentSecurityPolicy(NO_INLINE);
-  const cspFor = (html: string) => contentSecurityPolicy(inlineHashes(html));
 
   /** What a tab open at `path` shows now, before the dev script is added. */
   function currentPage(requestPath: string): { status: number; html: string } {
@@ -122,23 +141,40 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
 
   const clients = new Set<Client>();
 
-  const inquiryOptions: InquiryOptions = {
-    commit: createCommitQueue(store),
-    site: {
-      async pageHtml(routePath: string) {
-        if (view === null) return null;
-        const answer = answerPath(view, routePath);
-        return answer.kind === 'page' ? answer.html : null;
-      },
-      cspFor,
-    },
-    limiter: createRateLimiter(DEFAULTS.rateLimit),
-    bodyLimit: DEFAULTS.bodyLimit,
-    minFillMs: DEFAULTS.minFillMs,
-    notify: false,
-    clientIp: (req) => clientIpOf(req, false),
-    publicHost: (req) => publicHostOf(req, false),
-    baseCsp,
+  /** `site serve`'s inquiry handler and store, loaded by the first inquiry: they are most of a start-up's imports. */
+  let inquiries: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | null = null;
+  const inquiryHandler = () => {
+    inquiries ??= (async () => {
+      const [{ handleInquiry }, { openStore }, { createCommitQueue }, { createRateLimiter }, serve, { inlineHashes }] = await Promise.all([
+        import('../serve/inquiry.js'),
+        import('../serve/store.js'),
+        import('../serve/commit-queue.js'),
+        import('../serve/rate-limit.js'),
+        import('../serve/server.js'),
+        import('../serve/security.js'),
+      ]);
+      store = openStore(storeDir, { create: true });
+      const options: InquiryOptions = {
+        commit: createCommitQueue(store),
+        site: {
+          async pageHtml(routePath: string) {
+            if (view === null) return null;
+            const answer = answerPath(view, routePath);
+            return answer.kind === 'page' ? answer.html : null;
+          },
+          cspFor: (html) => contentSecurityPolicy(inlineHashes(html)),
+        },
+        limiter: createRateLimiter(serve.DEFAULTS.rateLimit),
+        bodyLimit: serve.DEFAULTS.bodyLimit,
+        minFillMs: serve.DEFAULTS.minFillMs,
+        notify: false,
+        clientIp: (req) => serve.clientIpOf(req, false),
+        publicHost: (req) => serve.publicHostOf(req, false),
+        baseCsp,
+      };
+      return (req: IncomingMessage, res: ServerResponse) => handleInquiry(req, res, options);
+    })();
+    return inquiries;
   };
 
   function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string | Buffer, cacheControl = 'no-store'): void {
@@ -146,11 +182,16 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
+  /** The quick re-check's stages, imported once the first page is out and the browser has had its assets. */
+  let warming: NodeJS.Timeout | null = null;
   function sendPage(req: IncomingMessage, res: ServerResponse, requestPath: string, page: { status: number; html: string }): void {
+    warming ??= setTimeout(() => void warm().catch(() => undefined), 500).unref();
     const hash = htmlHash(page.html);
     hashes.set(requestPath, hash);
     const html = injectDevScript(page.html, hash);
-    res.setHeader('Content-Security-Policy', cspFor(html));
+    const csp = view === null ? baseCsp : pageCsp(view.catalogue.site);
+    if (csp === null) res.removeHeader('Content-Security-Policy');
+    else res.setHeader('Content-Security-Policy', csp);
     send(req, res, page.status, 'text/html; charset=utf-8', html);
   }
 
@@ -172,12 +213,12 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     res.setHeader('Content-Security-Policy', baseCsp);
     const target = parseTarget(req.url);
     if (!target.ok) return send(req, res, 400, 'text/plain; charset=utf-8', `Bad request: ${target.reason}.\n`);
-    if (target.path === DEFAULTS.inquiryPath) {
+    if (target.path === INQUIRY_PATH) {
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');
         return send(req, res, 405, 'text/plain; charset=utf-8', 'Method not allowed: the inquiry endpoint takes POST.\n');
       }
-      return handleInquiry(req, res, inquiryOptions);
+      return (await inquiryHandler())(req, res);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
@@ -236,11 +277,16 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     enqueue(async () => {
       const started = performance.now();
       const hadErrors = checked.errors.length > 0;
-      checked = viewOf(await checkDataDir(dataDir, { cacheDir }), dataDir, await source.current(), assets);
+      const quick = base === null ? null : await quickCheck(base, changed);
+      const result = quick ?? (await checkDataDir(dataDir, { cacheDir }));
+      checked = viewOf(result, dataDir, await source.current(), assets);
+      keepBase(result, checked);
       if (checked.view !== null) view = checked.view;
       const reloaded = notify(hadErrors && checked.errors.length === 0);
       const what = changed.map((f) => path.relative(process.cwd(), f) || '.').join(', ');
-      log(`site dev: ${what} changed: checked in ${Math.round(performance.now() - started)} ms, ${reloaded} open page${reloaded === 1 ? '' : 's'} reloaded`);
+      log(
+        `site dev: ${what} changed: ${quick ? 'its files re-checked' : 'checked'} in ${Math.round(performance.now() - started)} ms, ${reloaded} open page${reloaded === 1 ? '' : 's'} reloaded`,
+      );
       if (checked.errors.length > 0 || hadErrors) reportCheck(checked.diagnostics, log);
     });
 
@@ -276,12 +322,11 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
         resolve();
       });
     });
-    watchers.push(watchTree(dataDir, debounceMs, (f) => !isEditorNoise(f), onData));
+    watchers.push(watchTree(path.resolve(dataDir), debounceMs, (f) => !isEditorNoise(f), onData));
     const srcDir = path.join(sourceRoot, 'src');
     if (existsSync(srcDir)) watchers.push(watchTree(srcDir, debounceMs, (f) => !isEditorNoise(f) && isRenderSource(sourceRoot, f), onCode));
   } catch (err) {
     for (const w of watchers) w.close();
-    store.close();
     if (ownStore) rmSync(storeDir, { recursive: true, force: true });
     await source.close();
     throw err;
@@ -294,7 +339,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     url: `http://${host}:${address.port}`,
     port: address.port,
     server,
-    store,
+    storeDir,
     settled: async () => {
       await new Promise((r) => setTimeout(r, debounceMs * 2));
       await queue;
@@ -302,6 +347,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     close() {
       closing ??= (async () => {
         for (const w of watchers) w.close();
+        if (warming) clearTimeout(warming);
         for (const client of clients) client.res.end();
         clients.clear();
         const done = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -309,7 +355,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
         await done;
         await queue;
         await source.close();
-        store.close();
+        (store as InquiryStore | null)?.close();
         if (ownStore) rmSync(storeDir, { recursive: true, force: true });
       })();
       return closing;

@@ -12,7 +12,7 @@ import type { CheckResult } from '../check/run.js';
 import type { Catalogue } from '../core/catalogue.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { AssetRefs, SiteModel } from '../model/model.js';
-import { resolveAgainst } from '../serve/static.js';
+import { resolveAgainst } from '../serve/paths.js';
 import type { RenderApi } from './render-source.js';
 
 export interface SiteView {

@@ -24,7 +24,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { contentTypeOf } from './content-type.js';
 import { type FileIndex, describeSkipped, indexFolder } from './file-index.js';
 import { type Encoding, isCompressible, isNotModified, negotiateEncoding, parseRange } from './http.js';
-import { isHiddenPath } from './paths.js';
+import { resolveAgainst, type Resolution } from './paths.js';
 import { REVALIDATE, cacheControlOf } from '../core/http-headers.js';
 import { type CspExtra, NO_INLINE, SECURITY_HEADERS, contentSecurityPolicy, inlineHashes } from './security.js';
 
@@ -47,7 +47,7 @@ export interface StaticOptions {
   log?: (line: string) => void;
 }
 
-export type Resolution = { kind: 'file'; file: string } | { kind: 'redirect'; location: string } | { kind: 'missing' };
+export type { Resolution } from './paths.js';
 
 /** A response prepared whole: its head as a flat [name, value, …] list for writeHead, and its body. */
 interface Prepared {
@@ -112,37 +112,6 @@ export interface StaticSite {
 const contentEtag = (body: Buffer): string => `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
 const statEtag = (size: number, mtimeMs: number): string => `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
 const variantEtag = (etag: string, enc: Encoding): string => `${etag.slice(0, -1)}-${enc}"`;
-
-/**
- * How a static host answers a decoded request path over the files it has
- * (`has('/x/index.html')`): `/x` is the page, `/x/`, `/x/index.html` and the
- * twin `/x.html` redirect to it. Pure: `site dev` answers over its planned
- * routes the same way.
- */
-export function resolveAgainst(has: (file: string) => boolean, path: string): Resolution {
-  if (path === '/') return has('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
-  if (isHiddenPath(path)) return { kind: 'missing' };
-  if (path.endsWith('/index.html')) {
-    const dir = path.slice(0, -'index.html'.length);
-    return has(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
-  }
-  if (path.endsWith('/')) {
-    const bare = path.slice(0, -1);
-    return resolveAgainst(has, bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
-  }
-  // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
-  if (path.endsWith('.html')) {
-    const bare = path.slice(0, -'.html'.length);
-    if (bare !== '' && has(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
-  }
-  // Precompressed siblings are variants of their file, not pages of their own.
-  const sibling = /\.(br|gz)$/.exec(path);
-  if (sibling && has(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
-  if (has(path)) return { kind: 'file', file: path };
-  const folderIndex = `${path}/index.html`;
-  if (has(folderIndex)) return { kind: 'file', file: folderIndex };
-  return { kind: 'missing' };
-}
 
 export function createStaticSite(opts: StaticOptions): StaticSite {
   /** dist/ as named; it may be a symlink that a deploy swaps, so its real path is looked up again on reload. */

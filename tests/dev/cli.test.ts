@@ -141,7 +141,7 @@ describe('site dev (process)', () => {
       expect(onAbout.events.some((e) => e.event === 'reload')).toBe(false);
       const after = await request(dev.url, ARTICLE.path);
       expect(after.text).toContain('Edited &lt;b&gt;live&lt;/b&gt; headline');
-      expect(dev.stderr()).toMatch(/5-htp-benefits-what-research-says\.json changed: checked in \d+ ms, 1 open page reloaded/);
+      expect(dev.stderr()).toMatch(/5-htp-benefits-what-research-says\.json changed: (its files re-)?checked in \d+ ms, 1 open page reloaded/);
     } finally {
       onArticle.close();
       onAbout.close();
@@ -204,5 +204,12 @@ describe('site dev (start-up errors)', () => {
       expect(await run.exited).toEqual({ code: 0, signal: null });
       expect(run.stderr()).toContain(`${signal}: stopping`);
     }
+  });
+});
+
+describe('site dev (constants)', () => {
+  it('answers inquiries where site serve does', async () => {
+    const [{ INQUIRY_PATH }, { DEFAULTS }] = await Promise.all([import('../../src/dev/server.js'), import('../../src/serve/server.js')]);
+    expect(INQUIRY_PATH).toBe(DEFAULTS.inquiryPath);
   });
 });

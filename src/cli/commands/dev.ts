@@ -36,7 +36,7 @@ export function registerDev(program: Command, ctx: CommandContext): void {
         process.once('SIGTERM', () => done('SIGTERM'));
         process.once('SIGINT', () => done('SIGINT'));
       });
-      stderr(`site dev: ${flags.dataDir} on ${running.url} (inquiries in ${running.store.file}); Ctrl-C stops`);
+      stderr(`site dev: ${flags.dataDir} on ${running.url} (inquiries into ${running.storeDir}); Ctrl-C stops`);
       const signal = await stopped;
       stderr(`site dev: ${signal}: stopping`);
       await running.close();

@@ -79,6 +79,13 @@ export class DevConfigError extends UserError {
   override name = 'DevConfigError';
 }
 
+/** A page as rendered for a path, and its fingerprint. */
+interface Page {
+  status: number;
+  html: string;
+  hash: string;
+}
+
 /** A tab with the dev script open: its page, and the fingerprint of the HTML it shows. */
 interface Client {
   res: ServerResponse;
@@ -131,13 +138,18 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
       return { status: 500, html: renderFailurePage(requestPath, err) };
     }
   }
-  /** Fingerprints of pages rendered since the last change, by path: a tab connecting is compared without rendering again. */
-  let hashes = new Map<string, string>();
-  const hashAt = (requestPath: string): string => {
-    let h = hashes.get(requestPath);
-    if (h === undefined) hashes.set(requestPath, (h = htmlHash(currentPage(requestPath).html)));
-    return h;
+  /**
+   * Pages rendered since the last change, by path, with their fingerprints: a tab connecting is compared
+   * without rendering again, and the page rendered to decide a tab's reload is the one its reload gets.
+   */
+  let pages = new Map<string, Page>();
+  const remember = (requestPath: string, page: { status: number; html: string }): Page => {
+    if (pages.size >= 1000) pages = new Map();
+    const kept = { ...page, hash: htmlHash(page.html) };
+    pages.set(requestPath, kept);
+    return kept;
   };
+  const hashAt = (requestPath: string): string => (pages.get(requestPath) ?? remember(requestPath, currentPage(requestPath))).hash;
 
   const clients = new Set<Client>();
 
@@ -186,8 +198,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   let warming: NodeJS.Timeout | null = null;
   function sendPage(req: IncomingMessage, res: ServerResponse, requestPath: string, page: { status: number; html: string }): void {
     warming ??= setTimeout(() => void warm().catch(() => undefined), 500).unref();
-    const hash = htmlHash(page.html);
-    hashes.set(requestPath, hash);
+    const { hash } = remember(requestPath, page);
     const html = injectDevScript(page.html, hash);
     const csp = view === null ? baseCsp : pageCsp(view.catalogue.site);
     if (csp === null) res.removeHeader('Content-Security-Policy');
@@ -228,6 +239,9 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     if (target.path === DEV_EVENTS_PATH) return openEvents(req, res, target.search);
     if (target.path.startsWith(DEV_PREFIX)) return sendPage(req, res, target.path, currentPage(target.path));
     if (view === null) return sendPage(req, res, target.path, currentPage(target.path));
+    // Only a path that showed a page (200) is one: a 404 kept for a tab may be a file or a redirect to a request.
+    const known = pages.get(target.path);
+    if (known?.status === 200) return sendPage(req, res, target.path, known);
     const answer = answerPath(view, target.path);
     if (answer.kind === 'redirect') {
       // Not 301: a browser keeps a permanent redirect, and routes move while a catalogue is edited.
@@ -254,7 +268,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
 
   /** Tells each open tab whose page changed to reload; with `all`, every tab (its overlay was just resolved). */
   function notify(all: boolean): number {
-    hashes = new Map();
+    pages = new Map();
     let reloaded = 0;
     const errors = overlayItems(checked.errors);
     for (const client of clients) {

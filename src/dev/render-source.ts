@@ -65,20 +65,26 @@ export function createRenderSource(sourceRoot: string): RenderSource {
   let closed = false;
 
   const startVite = (): Promise<ViteServer> => {
-    vite ??= import('vite').then(({ createServer }) =>
-      createServer({
-        configFile: false,
-        root: sourceRoot,
-        appType: 'custom',
-        logLevel: 'warn',
-        clearScreen: false,
-        // No watcher of Vite's own (it would walk the whole root): invalidate() says what changed.
-        server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-        optimizeDeps: { noDiscovery: true, include: [] },
-        // As tsc compiles them (tsconfig.json, "react-jsx"): production JSX, the same markup as `site build`.
-        oxc: { jsx: { runtime: 'automatic', development: false } },
-      }),
-    );
+    vite ??= import('vite')
+      .catch((err: unknown) => {
+        throw new Error(
+          `site dev loads edited render code through Vite, which could not be imported (${err instanceof Error ? err.message : String(err)}); install the dev dependencies (npm ci), or run \`npm run compile\` and restart to use the compiled templates`,
+        );
+      })
+      .then(({ createServer }) =>
+        createServer({
+          configFile: false,
+          root: sourceRoot,
+          appType: 'custom',
+          logLevel: 'warn',
+          clearScreen: false,
+          // No watcher of Vite's own (it would walk the whole root): invalidate() says what changed.
+          server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+          optimizeDeps: { noDiscovery: true, include: [] },
+          // As tsc compiles them (tsconfig.json, "react-jsx"): production JSX, the same markup as `site build`.
+          oxc: { jsx: { runtime: 'automatic', development: false } },
+        }),
+      );
     return vite;
   };
 

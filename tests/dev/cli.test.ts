@@ -6,8 +6,10 @@
  * its errors and a fix clears them; clear exits for a missing folder and a
  * port in use.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/serve/store.js';
 import { requireFreshBuild } from '../compiled.js';
@@ -20,6 +22,12 @@ let dev: Running;
 beforeAll(async () => {
   requireFreshBuild();
   box = sandbox();
+  // A photograph in data/images/: served as it is, with the WebP copies its srcset would name.
+  mkdirSync(join(box.data, 'images', 'photos'), { recursive: true });
+  const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3a7' } })
+    .png()
+    .toBuffer();
+  writeFileSync(join(box.data, 'images', 'photos', 'field.png'), photo);
   dev = await startDev(['--data-dir', box.data, '--store-dir', box.store], box.root);
 });
 afterAll(async () => {
@@ -84,6 +92,20 @@ describe('site dev (process)', () => {
     const file = await request(dev.url, index);
     expect(file.status).toBe(200);
     expect(file.text).toContain('5-HTP Benefits');
+  });
+
+  it('serves the images of data/ and makes their WebP copies on request', async () => {
+    const original = await request(dev.url, '/images/photos/field.png');
+    expect(original.status).toBe(200);
+    expect(original.headers['content-type']).toBe('image/png');
+    expect(Number(original.headers['content-length'])).toBe(readFileSync(join(box.data, 'images/photos/field.png')).length);
+    for (const width of [320, 640]) {
+      const copy = await request(dev.url, `/images/photos/field-${width}w.webp`);
+      expect(copy.status).toBe(200);
+      expect(copy.headers['content-type']).toBe('image/webp');
+    }
+    expect((await request(dev.url, '/images/photos/field-960w.webp')).status).toBe(404);
+    expect((await request(dev.url, '/images/photos/other.png')).status).toBe(404);
   });
 
   it('takes inquiries as site serve does, into --store-dir', async () => {

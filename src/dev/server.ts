@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultClientDir, projectRoot, readAssetRefs } from '../build/files/assets.js';
@@ -79,6 +79,17 @@ export class DevConfigError extends UserError {
   override name = 'DevConfigError';
 }
 
+/**
+ * Whether a request's Host names this machine as only a browser on it would: `localhost`, an IP address, or
+ * the --host given. A web page elsewhere can make a browser send requests to a loopback server under a name
+ * of its own (DNS rebinding) and read the answers; such a name is refused.
+ */
+export function isAllowedHost(hostHeader: string | undefined, listenHost: string): boolean {
+  if (!hostHeader) return false;
+  const name = (hostHeader.startsWith('[') ? hostHeader.slice(1, hostHeader.indexOf(']')) : hostHeader.replace(/:\d*$/, '')).toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || name === listenHost.toLowerCase();
+}
+
 /** A page as rendered for a path, and its fingerprint. */
 interface Page {
   status: number;
@@ -107,11 +118,15 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   const assets = readAssetRefs(clientDir);
   const cacheDir = opts.cacheDir === false ? false : (opts.cacheDir ?? defaultCacheDir());
   const debounceMs = opts.debounceMs ?? DEV_DEFAULTS.debounceMs;
+  const listenHost = opts.host ?? DEV_DEFAULTS.host;
   const source = createRenderSource(sourceRoot);
   const files = createDevFiles({ clientDir, cacheDir: cacheDir === false ? undefined : cacheDir });
 
   // The render code and the check run at once: each is most of the start-up.
-  const [api, firstCheck] = await Promise.all([source.current(), checkDataDir(dataDir, { cacheDir })]);
+  const [api, firstCheck] = await Promise.all([source.current(), checkDataDir(dataDir, { cacheDir })]).catch(async (err: unknown) => {
+    await source.close();
+    throw err;
+  });
   let checked: Checked = viewOf(firstCheck, dataDir, api, assets);
   /** The last view without errors: what pages show while the catalogue has errors. */
   let view: SiteView | null = checked.view;
@@ -222,6 +237,15 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     res.setHeader('Content-Security-Policy', baseCsp);
+    if (!isAllowedHost(req.headers.host, listenHost)) {
+      return send(
+        req,
+        res,
+        403,
+        'text/plain; charset=utf-8',
+        `Forbidden: site dev answers requests for localhost or an IP address, not for ${JSON.stringify(req.headers.host ?? '')}.\n`,
+      );
+    }
     const target = parseTarget(req.url);
     if (!target.ok) return send(req, res, 400, 'text/plain; charset=utf-8', `Bad request: ${target.reason}.\n`);
     if (target.path === INQUIRY_PATH) {
@@ -331,7 +355,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(opts.port ?? DEV_DEFAULTS.port, opts.host ?? DEV_DEFAULTS.host, () => {
+      server.listen(opts.port ?? DEV_DEFAULTS.port, listenHost, () => {
         server.off('error', reject);
         resolve();
       });

@@ -59,6 +59,19 @@ describe('site dev (process)', () => {
     expect((await request(dev.url, '/../../etc/passwd')).status).toBe(400);
   });
 
+  it('refuses a request under a name other than localhost or an address (DNS rebinding)', async () => {
+    const port = new URL(dev.url).port;
+    for (const host of ['evil.example', `evil.example:${port}`, `attacker.test.:${port}`]) {
+      const r = await request(dev.url, '/', { headers: { host } });
+      expect(r.status, host).toBe(403);
+      expect(r.text).not.toContain('<html');
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `app.localhost:${port}`])
+      expect((await request(dev.url, '/', { headers: { host } })).status, host).toBe(200);
+    const post = await request(dev.url, '/api/inquiry', { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' }, body: '{}' });
+    expect(post.status).toBe(403);
+  });
+
   it('serves the bundle, the dev script, artwork, the logo, robots.txt, the sitemap and the search index', async () => {
     const home = (await request(dev.url, '/')).text;
     const css = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(home)?.[1];
@@ -197,6 +210,45 @@ describe('site dev (process)', () => {
       expect(cleared?.data).toBe('[]');
     } finally {
       events.close();
+    }
+  });
+});
+
+describe('site dev (a catalogue with errors from the start)', () => {
+  it('answers every page with the escaped errors and the dev script, and the site once they are fixed', async () => {
+    const broken = sandbox();
+    try {
+      editJson(broken.data, ARTICLE.file, (a) => {
+        a.headline = 42;
+        a.date = '<script>alert(1)</script>';
+      });
+      const run = await startDev(['--data-dir', broken.data], broken.root);
+      try {
+        expect(run.stderr()).toMatch(/the catalogue has 2 errors/);
+        const page = await request(run.url, '/about-us');
+        expect(page.status).toBe(500);
+        expect(page.text).toContain(ARTICLE.file);
+        expect(page.text).toContain('/date');
+        expect(page.text).not.toContain('<script>alert');
+        expect(page.text).toContain('/__site/dev.js');
+        const events = await openEvents(run.url, '/about-us', hashOf(page.text));
+        try {
+          await events.next('errors');
+          const seen = events.events.length;
+          editJson(broken.data, ARTICLE.file, (a) => {
+            a.headline = 'Fixed';
+            a.date = '2024-10-08';
+          });
+          await events.next('reload', seen);
+          expect((await request(run.url, '/about-us')).status).toBe(200);
+        } finally {
+          events.close();
+        }
+      } finally {
+        await run.stop();
+      }
+    } finally {
+      broken.cleanup();
     }
   });
 });

@@ -143,14 +143,18 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   let store: InquiryStore | null = null;
   const baseCsp = contentSecurityPolicy(NO_INLINE);
 
+  /** A page whose template threw: the error on the page (with the dev script, so a fix reloads it) and in the terminal. */
+  const failed = (requestPath: string, err: unknown) => {
+    log(`site dev: rendering ${requestPath} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return { kind: 'page' as const, status: 500, html: renderFailurePage(requestPath, err) };
+  };
   /** What a tab open at `path` shows now, before the dev script is added. */
   function currentPage(requestPath: string): { status: number; html: string } {
     if (view === null) return { status: 500, html: errorPage(checked.errors) };
     try {
       return pageAt(view, requestPath);
     } catch (err) {
-      log(`site dev: rendering ${requestPath} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return { status: 500, html: renderFailurePage(requestPath, err) };
+      return failed(requestPath, err);
     }
   }
   /**
@@ -266,7 +270,12 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     // Only a path that showed a page (200) is one: a 404 kept for a tab may be a file or a redirect to a request.
     const known = pages.get(target.path);
     if (known?.status === 200) return sendPage(req, res, target.path, known);
-    const answer = answerPath(view, target.path);
+    let answer: ReturnType<typeof answerPath> | ReturnType<typeof failed>;
+    try {
+      answer = answerPath(view, target.path);
+    } catch (err) {
+      answer = failed(target.path, err);
+    }
     if (answer.kind === 'redirect') {
       // Not 301: a browser keeps a permanent redirect, and routes move while a catalogue is edited.
       res.writeHead(302, { Location: encodeURI(answer.location) + target.search, 'Cache-Control': 'no-store' });

@@ -55,8 +55,6 @@ export interface DevServer {
   readonly server: Server;
   /** Where inquiries go (the store is opened by the first one). */
   readonly storeDir: string;
-  /** Resolves after the next change has been handled (tests). */
-  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -127,6 +125,8 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     await source.close();
     throw err;
   });
+  /** The render API that last loaded: a template that does not compile leaves it in place. */
+  let renderApi = api;
   let checked: Checked = viewOf(firstCheck, dataDir, api, assets);
   /** The last view without errors: what pages show while the catalogue has errors. */
   let view: SiteView | null = checked.view;
@@ -326,7 +326,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
       const hadErrors = checked.errors.length > 0;
       const quick = base === null ? null : await quickCheck(base, changed);
       const result = quick ?? (await checkDataDir(dataDir, { cacheDir }));
-      checked = viewOf(result, dataDir, await source.current(), assets);
+      checked = viewOf(result, dataDir, renderApi, assets);
       keepBase(result, checked);
       if (checked.view !== null) view = checked.view;
       const reloaded = notify(hadErrors && checked.errors.length === 0);
@@ -341,16 +341,15 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     enqueue(async () => {
       const started = performance.now();
       for (const file of changed) source.invalidate(file);
-      let api: Awaited<ReturnType<typeof source.current>>;
       try {
-        api = await source.current();
+        renderApi = await source.current();
       } catch (err) {
         // A syntax error mid-edit: the pages keep the code that last loaded, the terminal says why.
         log(`site dev: the render code did not load: ${err instanceof Error ? err.message : String(err)}`);
         return;
       }
       if (view !== null) {
-        view = withApi(view, api, assets);
+        view = withApi(view, renderApi, assets);
         if (checked.view !== null) checked = { ...checked, view };
       }
       const reloaded = notify(false);
@@ -387,10 +386,6 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     port: address.port,
     server,
     storeDir,
-    settled: async () => {
-      await new Promise((r) => setTimeout(r, debounceMs * 2));
-      await queue;
-    },
     close() {
       closing ??= (async () => {
         for (const w of watchers) w.close();

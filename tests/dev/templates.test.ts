@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireFreshBuild } from '../compiled.js';
-import { ARTICLE, hashOf, openEvents, ROOT, request, type Running, type Sandbox, sandbox, startDev } from './helpers.js';
+import { ARTICLE, editJson, hashOf, openEvents, ROOT, request, type Running, type Sandbox, sandbox, startDev } from './helpers.js';
 
 let box: Sandbox;
 let project: string;
@@ -64,6 +64,19 @@ describe('site dev and the render code', () => {
     const page = await request(dev.url, ARTICLE.path);
     expect(page.status).toBe(200);
     expect(page.text).toContain('data-dev-test="one"');
+    // Data edits still show meanwhile, rendered by the code that last loaded.
+    const events = await openEvents(dev.url, ARTICLE.path, hashOf(page.text));
+    try {
+      await events.next('errors');
+      const seen = events.events.length;
+      editJson(box.data, ARTICLE.file, (a) => {
+        a.headline = 'Edited while the template is broken';
+      });
+      await events.next('reload', seen);
+    } finally {
+      events.close();
+    }
+    expect((await request(dev.url, ARTICLE.path)).text).toContain('Edited while the template is broken');
     await editAndWait(original.replace('<article className="article">', '<article className="article" data-dev-test="three">'));
     expect((await request(dev.url, ARTICLE.path)).text).toContain('data-dev-test="three"');
   });

@@ -26,6 +26,7 @@ import { parseTarget } from '../serve/paths.js';
 import type { InquiryStore } from '../serve/store.js';
 import { DEV_CLIENT_JS, DEV_EVENTS_PATH, DEV_PREFIX, DEV_SCRIPT_PATH, errorPage, injectDevScript, overlayItems, renderFailurePage, whereOf } from './client.js';
 import { createDevFiles } from './files.js';
+import { createLiveReload } from './live.js';
 import { type QuickBase, quickCheck, warm } from './quick-check.js';
 import { createRenderSource, isRenderSource } from './render-source.js';
 import { answerPath, type Checked, htmlHash, pageAt, type SiteView, viewOf, withApi } from './site.js';
@@ -95,15 +96,6 @@ interface Page {
   hash: string;
 }
 
-/** A tab with the dev script open: its page, and the fingerprint of the HTML it shows. */
-interface Client {
-  res: ServerResponse;
-  path: string;
-  hash: string;
-}
-
-const sse = (res: ServerResponse, event: string, data: unknown): void => void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-
 export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   // Diagnostics name files under the folder as given (`data/articles/x.json`).
@@ -170,7 +162,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   };
   const hashAt = (requestPath: string): string => (pages.get(requestPath) ?? remember(requestPath, currentPage(requestPath))).hash;
 
-  const clients = new Set<Client>();
+  const live = createLiveReload(hashAt, () => overlayItems(checked.errors));
 
   /** `site serve`'s inquiry handler and store, loaded by the first inquiry: they are most of a start-up's imports. */
   let inquiries: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | null = null;
@@ -225,19 +217,6 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     send(req, res, page.status, 'text/html; charset=utf-8', html);
   }
 
-  function openEvents(req: IncomingMessage, res: ServerResponse, search: string): void {
-    const params = new URLSearchParams(search);
-    const target = parseTarget(params.get('path') ?? '/');
-    const client: Client = { res, path: target.ok ? target.path : '/', hash: params.get('hash') ?? '' };
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
-    res.write('retry: 300\n\n');
-    sse(res, 'errors', overlayItems(checked.errors));
-    clients.add(client);
-    req.on('close', () => clients.delete(client));
-    // A change between the page's answer and this connection: the tab is already behind.
-    if (hashAt(client.path) !== client.hash) sse(res, 'reload', {});
-  }
-
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     res.setHeader('Content-Security-Policy', baseCsp);
@@ -264,7 +243,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
       return send(req, res, 405, 'text/plain; charset=utf-8', 'Method not allowed.\n');
     }
     if (target.path === DEV_SCRIPT_PATH) return send(req, res, 200, 'text/javascript; charset=utf-8', DEV_CLIENT_JS);
-    if (target.path === DEV_EVENTS_PATH) return openEvents(req, res, target.search);
+    if (target.path === DEV_EVENTS_PATH) return live.open(req, res, target.search);
     if (target.path.startsWith(DEV_PREFIX)) return sendPage(req, res, target.path, currentPage(target.path));
     if (view === null) return sendPage(req, res, target.path, currentPage(target.path));
     // Only a path that showed a page (200) is one: a 404 kept for a tab may be a file or a redirect to a request.
@@ -299,19 +278,10 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     });
   });
 
-  /** Tells each open tab whose page changed to reload; with `all`, every tab (its overlay was just resolved). */
+  /** After a change: nothing rendered before it stands; the tabs whose page changed reload. */
   function notify(all: boolean): number {
     pages = new Map();
-    let reloaded = 0;
-    const errors = overlayItems(checked.errors);
-    for (const client of clients) {
-      sse(client.res, 'errors', errors);
-      if (all || hashAt(client.path) !== client.hash) {
-        sse(client.res, 'reload', {});
-        reloaded++;
-      }
-    }
-    return reloaded;
+    return live.notify(all);
   }
 
   // Changes are handled one at a time, in order; a change during a re-check is handled after it.
@@ -390,8 +360,7 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
       closing ??= (async () => {
         for (const w of watchers) w.close();
         if (warming) clearTimeout(warming);
-        for (const client of clients) client.res.end();
-        clients.clear();
+        live.close();
         const done = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await done;

@@ -208,7 +208,10 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
   /** The quick re-check's stages, imported once the first page is out and the browser has had its assets. */
   let warming: NodeJS.Timeout | null = null;
   function sendPage(req: IncomingMessage, res: ServerResponse, requestPath: string, page: { status: number; html: string }): void {
-    warming ??= setTimeout(() => void warm().catch(() => undefined), 500).unref();
+    if (warming === null) {
+      warming = setTimeout(() => void warm().catch(() => undefined), 500).unref();
+      res.once('finish', startWatching);
+    }
     const { hash } = remember(requestPath, page);
     const html = injectDevScript(page.html, hash);
     const csp = view === null ? baseCsp : pageCsp(view.catalogue.site);
@@ -329,7 +332,21 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
       );
     });
 
+  /**
+   * The watchers, set up once the first page is out or soon after listening, whichever comes first: walking
+   * data/ for a recursive watch takes 100 ms on Node 20, which the first page need not wait for.
+   */
   const watchers: TreeWatcher[] = [];
+  let watching = false;
+  function startWatching(): void {
+    if (watching) return;
+    watching = true;
+    clearTimeout(watchSoon);
+    watchers.push(watchTree(path.resolve(dataDir), debounceMs, (f) => !isEditorNoise(f), onData));
+    const srcDir = path.join(sourceRoot, 'src');
+    if (existsSync(srcDir)) watchers.push(watchTree(srcDir, debounceMs, (f) => !isEditorNoise(f) && isRenderSource(sourceRoot, f), onCode));
+  }
+  let watchSoon: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -338,11 +355,8 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
         resolve();
       });
     });
-    watchers.push(watchTree(path.resolve(dataDir), debounceMs, (f) => !isEditorNoise(f), onData));
-    const srcDir = path.join(sourceRoot, 'src');
-    if (existsSync(srcDir)) watchers.push(watchTree(srcDir, debounceMs, (f) => !isEditorNoise(f) && isRenderSource(sourceRoot, f), onCode));
+    watchSoon = setTimeout(startWatching, 200);
   } catch (err) {
-    for (const w of watchers) w.close();
     if (ownStore) rmSync(storeDir, { recursive: true, force: true });
     await source.close();
     throw err;
@@ -358,6 +372,8 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     storeDir,
     close() {
       closing ??= (async () => {
+        watching = true; // none starts now
+        clearTimeout(watchSoon);
         for (const w of watchers) w.close();
         if (warming) clearTimeout(warming);
         live.close();

@@ -2,8 +2,9 @@
  * The re-check after an edit to entity files that the last check passed
  * without errors: only those files are read and validated (by the load
  * stage's own `validateData`, over a snapshot that holds just them), their
- * entities take the places of the old ones, and the cross-file rules and route
- * resolution run over the whole catalogue as `checkDataDir` runs them. The
+ * entities take the places of the old ones, and the cross-file rules run over
+ * the whole catalogue as `checkDataDir` runs them (route resolution reads only
+ * routes.json, so its result is the last one). The
  * result is the one a full check would give, minus line and column of
  * warnings. Anything else (site.json, routes.json, images, a file added,
  * removed or renamed, a file with an error) answers null: the caller runs the
@@ -54,7 +55,7 @@ export async function quickCheck(base: QuickBase, changed: readonly string[]): P
     return null; // removed or unreadable: the full check says so
   }
 
-  const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }] = await stages();
+  const [{ validateData }, { checkCatalogue, compareDiagnostics }] = await stages();
   const snapshot: DataSnapshot = { root, base: dataDir, exists: true, files, strays: [], images: [], links: [], limits };
   const loaded = validateData(snapshot);
   if (loaded.catalogue === null || loaded.diagnostics.some((d) => d.severity === 'error')) return null;
@@ -82,5 +83,7 @@ export async function quickCheck(base: QuickBase, changed: readonly string[]): P
   const checked = checkCatalogue(catalogue, { locate: () => undefined });
   const diagnostics: Diagnostic[] = [...kept, ...loaded.diagnostics, ...checked].sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return null;
-  return { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: result.sizes };
+  // The route registry is the last one's (routes.json did not change): its resolution is the same array, which
+  // the caller may recognise (its plan is kept by it).
+  return { catalogue, diagnostics, routes: result.routes, sizes: result.sizes };
 }

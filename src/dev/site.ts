@@ -33,14 +33,25 @@ export interface Checked {
   view: SiteView | null;
 }
 
+/** The plan of a resolution of the routes, kept while that resolution is in use (a quick re-check keeps it). */
+const plans = new WeakMap<readonly ResolvedRoute[], { files: Map<string, ResolvedRoute>; diagnostics: Diagnostic[] }>();
+
+function planOf(routes: readonly ResolvedRoute[], routesFile: string): { files: Map<string, ResolvedRoute>; diagnostics: Diagnostic[] } {
+  let made = plans.get(routes);
+  if (made === undefined) {
+    const { plan, diagnostics } = planRoutes(routes, routesFile);
+    made = { files: new Map(plan.map((p) => [`/${p.file}`, p.route])), diagnostics };
+    plans.set(routes, made);
+  }
+  return made;
+}
+
 export function viewOf(checked: CheckResult, dataDir: string, api: RenderApi, assets: AssetRefs): Checked {
-  const routesFile = path.join(dataDir, 'routes.json');
-  const { plan, diagnostics: planned } = planRoutes(checked.routes, routesFile);
+  const { files, diagnostics: planned } = planOf(checked.routes, path.join(dataDir, 'routes.json'));
   const diagnostics = [...checked.diagnostics, ...planned];
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (checked.catalogue === null || errors.length > 0) return { diagnostics, errors, view: null };
   const catalogue = checked.catalogue;
-  const files = new Map(plan.map((p) => [`/${p.file}`, p.route]));
   return { diagnostics, errors, view: { api, catalogue, routes: checked.routes, model: api.createSiteModel(catalogue, assets), files, checkKey: checked.key } };
 }
 

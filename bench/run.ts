@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const SECTIONS = ['check', 'build', 'floor', 'audit', 'serve'];
+const SECTIONS = ['check', 'build', 'floor', 'audit', 'serve', 'dev'];
 
 async function main(): Promise<void> {
   // Section names come first; everything from the first flag on belongs to the sections.

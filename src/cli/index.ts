@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   build: async () => (await import('./commands/build.js')).registerBuild,
   audit: async () => (await import('./commands/audit.js')).registerAudit,
   serve: async () => (await import('./commands/serve.js')).registerServe,
+  dev: async () => (await import('./commands/dev.js')).registerDev,
   inquiries: async () => (await import('./commands/inquiries.js')).registerInquiries,
 };
 

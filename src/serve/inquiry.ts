@@ -16,8 +16,8 @@ import type { Commit } from './commit-queue.js';
 export interface InquiryOptions {
   /** Stores an inquiry; resolves once its row is committed. */
   commit: Commit;
-  /** The served site, for the no-JS error page; null under --api-only. */
-  site: StaticSite | null;
+  /** The served site's pages, for the no-JS error page; null under --api-only. */
+  site: Pick<StaticSite, 'pageHtml' | 'cspFor'> | null;
   limiter: RateLimiter;
   /** Request body limit in bytes (413 above it). */
   bodyLimit: number;

@@ -69,3 +69,36 @@ export function safeRoutePath(value: string | undefined): string | null {
   if (!parsed.ok || parsed.search !== '' || isHiddenPath(parsed.path)) return null;
   return parsed.path;
 }
+
+export type Resolution = { kind: 'file'; file: string } | { kind: 'redirect'; location: string } | { kind: 'missing' };
+
+/**
+ * How a static host answers a decoded request path over the files it has
+ * (`has('/x/index.html')`): `/x` is the page, `/x/`, `/x/index.html` and the
+ * twin `/x.html` redirect to it. Pure: `site dev` answers over its planned
+ * routes the same way.
+ */
+export function resolveAgainst(has: (file: string) => boolean, path: string): Resolution {
+  if (path === '/') return has('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
+  if (isHiddenPath(path)) return { kind: 'missing' };
+  if (path.endsWith('/index.html')) {
+    const dir = path.slice(0, -'index.html'.length);
+    return has(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
+  }
+  if (path.endsWith('/')) {
+    const bare = path.slice(0, -1);
+    return resolveAgainst(has, bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
+  }
+  // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
+  if (path.endsWith('.html')) {
+    const bare = path.slice(0, -'.html'.length);
+    if (bare !== '' && has(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
+  }
+  // Precompressed siblings are variants of their file, not pages of their own.
+  const sibling = /\.(br|gz)$/.exec(path);
+  if (sibling && has(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
+  if (has(path)) return { kind: 'file', file: path };
+  const folderIndex = `${path}/index.html`;
+  if (has(folderIndex)) return { kind: 'file', file: folderIndex };
+  return { kind: 'missing' };
+}

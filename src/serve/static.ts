@@ -24,7 +24,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { contentTypeOf } from './content-type.js';
 import { type FileIndex, describeSkipped, indexFolder } from './file-index.js';
 import { type Encoding, isCompressible, isNotModified, negotiateEncoding, parseRange } from './http.js';
-import { isHiddenPath } from './paths.js';
+import { resolveAgainst, type Resolution } from './paths.js';
 import { REVALIDATE, cacheControlOf } from '../core/http-headers.js';
 import { type CspExtra, NO_INLINE, SECURITY_HEADERS, contentSecurityPolicy, inlineHashes } from './security.js';
 
@@ -47,7 +47,7 @@ export interface StaticOptions {
   log?: (line: string) => void;
 }
 
-export type Resolution = { kind: 'file'; file: string } | { kind: 'redirect'; location: string } | { kind: 'missing' };
+export type { Resolution } from './paths.js';
 
 /** A response prepared whole: its head as a flat [name, value, …] list for writeHead, and its body. */
 interface Prepared {
@@ -144,30 +144,7 @@ export function createStaticSite(opts: StaticOptions): StaticSite {
   let cachedBytes = 0;
   let generation = 0;
 
-  function resolveUncached(path: string): Resolution {
-    if (path === '/') return has('/index.html') ? { kind: 'file', file: '/index.html' } : { kind: 'missing' };
-    if (isHiddenPath(path)) return { kind: 'missing' };
-    if (path.endsWith('/index.html')) {
-      const dir = path.slice(0, -'index.html'.length);
-      return has(path) ? { kind: 'redirect', location: dir === '/' ? '/' : dir.slice(0, -1) } : { kind: 'missing' };
-    }
-    if (path.endsWith('/')) {
-      const bare = path.slice(0, -1);
-      return resolveUncached(bare).kind === 'file' ? { kind: 'redirect', location: bare } : { kind: 'missing' };
-    }
-    // A page's twin (`x.html` beside `x/`, written for hosts that redirect folders): the page's own URL is /x.
-    if (path.endsWith('.html')) {
-      const bare = path.slice(0, -'.html'.length);
-      if (bare !== '' && has(`${bare}/index.html`)) return { kind: 'redirect', location: bare };
-    }
-    // Precompressed siblings are variants of their file, not pages of their own.
-    const sibling = /\.(br|gz)$/.exec(path);
-    if (sibling && has(path.slice(0, -sibling[0].length))) return { kind: 'missing' };
-    if (has(path)) return { kind: 'file', file: path };
-    const folderIndex = `${path}/index.html`;
-    if (has(folderIndex)) return { kind: 'file', file: folderIndex };
-    return { kind: 'missing' };
-  }
+  const resolveUncached = (path: string): Resolution => resolveAgainst(has, path);
 
   function resolvePath(path: string): Resolution {
     const known = resolutions.get(path);

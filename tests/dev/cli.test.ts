@@ -100,9 +100,9 @@ describe('site dev (process)', () => {
 
     const entry = await request(dev.url, '/search/entry.json');
     expect(entry.status).toBe(200);
-    const { index, documents } = JSON.parse(entry.text) as { index: string; documents: number };
+    const { shards, documents } = JSON.parse(entry.text) as { shards: string[]; documents: number };
     expect(documents).toBeGreaterThan(1000);
-    const file = await request(dev.url, index);
+    const file = await request(dev.url, shards[0]);
     expect(file.status).toBe(200);
     expect(file.text).toContain('5-HTP Benefits');
   });

@@ -56,8 +56,8 @@ describe('site dev serves what site build writes', () => {
     expect((await request(dev.url, '/sitemap.xml')).text).toBe(readFileSync(join(dist(), 'sitemap.xml'), 'utf8'));
     const entry = await request(dev.url, '/search/entry.json');
     expect(entry.text).toBe(readFileSync(join(dist(), 'search/entry.json'), 'utf8'));
-    const { index } = JSON.parse(entry.text) as { index: string };
-    expect((await request(dev.url, index)).text).toBe(readFileSync(join(dist(), index), 'utf8'));
+    const { shards } = JSON.parse(entry.text) as { shards: string[] };
+    for (const shard of shards) expect((await request(dev.url, shard)).text).toBe(readFileSync(join(dist(), shard), 'utf8'));
     const product = readFileSync(join(dist(), 'monomer/stephania-extract/index.html'), 'utf8');
     const art = /(\/images\/products\/[^"]+\.svg)/.exec(product)![1];
     expect((await request(dev.url, art)).text).toBe(readFileSync(join(dist(), art), 'utf8'));

@@ -1,15 +1,14 @@
 /**
  * Taking a page over from the last build: the temporary folder (the spare
- * of the build before, see output/atomic.ts) gets the page's recorded bytes
- * without reading them. Its file already holds them when its stamp says so,
- * or when it is the output's file itself (a link made by an earlier take-over);
- * else it becomes a hard link to the output's file, provided that file still
- * has its recorded stamp. Links are safe because no writer ever writes
- * through one (output/page-file.ts, output/site-writer.ts unlink first).
- * Where no link can be made, the file is copied, its bytes checked against
- * the record. A page that cannot be taken over is rendered.
+ * of the build before, see output/atomic.ts) gets the page's recorded bytes.
+ * Its file already holds them when its stamp says so (nothing is read);
+ * else the output's file is copied, by the kernel without reading it here
+ * when that file still has its recorded stamp, else read and checked against
+ * the record's digest. Copies, not hard links: the output and its spare keep
+ * files of their own, so an edit of one never shows in the other and a link
+ * never moves the other's stamps. A page that cannot be taken over is rendered.
  */
-import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { copyFileSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { BatchTally, type TallyEntries, type TargetGroup } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
 import { keepStamped, writeStampedBytes, type PageWrite } from '../output/page-file.js';
@@ -37,15 +36,11 @@ function takeOver(
     }
     const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
     if (there?.isFile() && stampOf(there, digest) === entry.stamp) {
-      const here = fresh ? undefined : lstatSync(target, { bigint: true, throwIfNoEntry: false });
-      if (here?.isFile() && here.ino === there.ino && here.dev === there.dev) return keepStamped(target, digest, stampOf(here, digest), twin);
-      if (here !== undefined) unlinkSync(target);
-      try {
-        linkSync(source, target);
-        return keepStamped(target, digest, stampOf(lstatSync(target, { bigint: true }), digest), twin);
-      } catch {
-        // No hard links here (another file system, a mount without them): copied below.
-      }
+      if (!fresh && lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
+      copyFileSync(source, target);
+      // A new file, not one found holding the bytes: not counted as kept.
+      const copied = keepStamped(target, digest, stampOf(lstatSync(target, { bigint: true }), digest), twin);
+      return copied && { bytes: copied.bytes, stamp: copied.stamp };
     }
     const bytes = readFileSync(source);
     // Changed by hand since it was recorded: rendered again rather than copied.

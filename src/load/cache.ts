@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataSnapshot } from './read.js';
 
 /** Bumped whenever the layout of an entry changes. */
-const FORMAT = 'site-check-cache/2';
+const FORMAT = 'site-check-cache/3';
 
 /**
  * The modules whose output is cached, relative to this one: compiled JS when
@@ -128,7 +128,7 @@ export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = c
 }
 
 /** The entry of one data directory: each directory keeps its own, so checking two catalogues does not thrash. */
-export function entryPath(cacheDir: string, snapshot: DataSnapshot, variant = ''): string {
+export function entryPath(cacheDir: string, snapshot: Pick<DataSnapshot, 'root' | 'base'>, variant = ''): string {
   const id = createHash('sha256')
     .update(`${snapshot.root}\0${snapshot.base}${variant && `\0${variant}`}`)
     .digest('hex')

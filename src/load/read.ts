@@ -181,7 +181,10 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES, known?: Rea
       const field = e.into === 'routes' ? 'routesBytes' : 'fileBytes';
       const k = e.into === 'site' ? undefined : unchanged(e.rel);
       // As if read: the same size decides the same way against the limit.
-      if (k) return k.size > limits[field] ? { ...e, file, tooLarge: { size: k.size, limit: limits[field], field } } : { ...e, file, size: k.size, digest: k.digest, stat: k.stat, unread: true };
+      if (k)
+        return k.size > limits[field]
+          ? { ...e, file, tooLarge: { size: k.size, limit: limits[field], field } }
+          : { ...e, file, size: k.size, digest: k.digest, stat: k.stat, unread: true };
       const { read, stat } = readWithin(join(root, e.rel), limits[field]);
       if (e.into === 'site') limits = limitsOf(Buffer.isBuffer(read) ? read : undefined);
       if (!Buffer.isBuffer(read) || read.length > limits[field]) {

@@ -9,7 +9,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Position } from '../load/locate.js';
-import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
+import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, openEntry, snapshotKey, writeEntry } from '../load/cache.js';
 import type { Catalogue } from '../core/catalogue.js';
 import type { ValidatedFile } from '../load/assemble.js';
 import { bytesOf, dataDirNames, KEPT_BYTES, readDataDir, type DataSnapshot } from '../load/read.js';
@@ -92,8 +92,8 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
 }
 
 function readState(path: string, stateId: string): StoredState | undefined {
-  const parts = readEntry(path, stateId);
-  return parts && unpackState(parts);
+  const entry = openEntry(path, stateId);
+  return entry && unpackState(entry);
 }
 
 function countRead(snapshot: DataSnapshot): number {
@@ -116,12 +116,14 @@ async function loadAndCheck(
     import('./index.js'),
     import('../load/locate.js'),
   ]);
-  const load = validateData(snapshot, { lean, previous: state?.previous() });
+  const previous = state?.previous();
+  const positions = state && knownPositions(state, snapshot);
+  // All of the stored state that is needed is decoded: let go of the entry's bytes before the catalogue grows.
+  state?.release();
+  const load = validateData(snapshot, { lean, previous });
   const { catalogue, diagnostics: loadDiagnostics } = load;
   if (!catalogue) return { checked: { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null }, load };
-  const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, state && knownPositions(state, snapshot));
-  // All of the stored state that is needed is decoded: let go of the entry's bytes.
-  state?.release();
+  const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, positions);
   // The load stage's warnings (stray files) belong in the same report.
   const diagnostics = [...loadDiagnostics, ...found].sort(compareDiagnostics);
   return { checked: { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) }, load };

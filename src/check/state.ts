@@ -16,8 +16,9 @@ import type { BodyRef, Catalogue } from '../core/catalogue.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { assembleCatalogue, type AssemblyPlan, type ValidatedFile } from '../load/assemble.js';
 import type { FileStat, KnownFile } from '../load/file-stat.js';
-import { isSettled } from '../load/file-stat.js';
+import { isSettled, sameStat } from '../load/file-stat.js';
 import type { PreviousFiles } from '../load/index.js';
+import type { EntryReader } from '../load/cache.js';
 import type { DataImageFile, DataSnapshot } from '../load/read.js';
 import type { CatalogueSizes } from './report.js';
 import type { ResolvedRoute } from './index.js';
@@ -108,7 +109,7 @@ function fileTable(key: string, context: string, snapshot: DataSnapshot): FileTa
 export interface StoredState {
   key: string;
   /** Files (and images) whose settled stat vouches for their size and sha1, by path relative to the data directory. */
-  known: Map<string, KnownFile>;
+  known: Pick<ReadonlyMap<string, KnownFile>, 'get'>;
   /** The sha1 each file had, by path relative to the data directory. */
   digestOf(rel: string): string | undefined;
   /** The stored report's diagnostics; undefined if they cannot be decoded. */
@@ -117,7 +118,7 @@ export interface StoredState {
   report(plan: AssemblyPlan, lean: boolean): (Report & { catalogue: Catalogue | null }) | undefined;
   /** The stored per-file results, to be reused for files whose bytes did not change. */
   previous(): PreviousFiles | undefined;
-  /** Lets go of the entry's bytes: nothing not yet decoded can be decoded after this. */
+  /** Closes the entry: nothing not yet decoded can be decoded after this. */
   release(): void;
   /**
    * For a run whose key is the stored one: the entry again with the stats
@@ -127,35 +128,41 @@ export interface StoredState {
   withSettledStats(snapshot: DataSnapshot): Buffer[] | undefined;
 }
 
-/** Undoes `packState`; undefined for parts of another layout (then nothing of them is used). */
-export function unpackState(parts: readonly Buffer[]): StoredState | undefined {
-  if (parts.length !== 4) return undefined;
+/** Undoes `packState`, reading each part of the entry when it is needed; undefined for another layout (then nothing of it is used). */
+export function unpackState(entry: EntryReader): StoredState | undefined {
   let table: FileTable;
   try {
-    table = deserialize(parts[0]) as FileTable;
+    if (entry.count !== 4) throw new Error('another layout');
+    table = deserialize(entry.part(0)) as FileTable;
+    if (!isTable(table)) throw new Error('another layout');
   } catch {
+    entry.close();
     return undefined;
   }
-  if (!isTable(table)) return undefined;
   const { rels, digests, sizes, stats, settled } = table;
-  const known = new Map<string, KnownFile>();
   const index = new Map<string, number>();
-  rels.forEach((rel, i) => {
-    index.set(rel, i);
-    if (settled[i] !== 1) return;
-    const s = stats.subarray(5 * i, 5 * i + 5);
-    known.set(rel, { stat: { dev: s[0], ino: s[1], size: s[2], mtimeNs: s[3], ctimeNs: s[4] }, size: sizes[i], digest: digests.slice(40 * i, 40 * i + 40) });
-  });
-  for (const { rel, stat, ...image } of table.images) if (stat) known.set(rel, { ...image, stat });
+  rels.forEach((rel, i) => index.set(rel, i));
+  const images = new Map<string, KnownFile>();
+  for (const { rel, stat, ...image } of table.images) if (stat) images.set(rel, { ...image, stat });
+  // Made when asked for, not kept: a hundred thousand records would be as many objects held for the whole run.
+  const known = {
+    get(rel: string): KnownFile | undefined {
+      const i = index.get(rel);
+      if (i === undefined) return images.get(rel);
+      if (settled[i] !== 1) return undefined;
+      const s = stats.subarray(5 * i, 5 * i + 5);
+      return { stat: { dev: s[0], ino: s[1], size: s[2], mtimeNs: s[3], ctimeNs: s[4] }, size: sizes[i], digest: digests.slice(40 * i, 40 * i + 40) };
+    },
+  };
   const digestOf = (rel: string) => {
     const i = index.get(rel);
     return i === undefined ? undefined : digests.slice(40 * i, 40 * i + 40);
   };
-  let held: readonly Buffer[] | undefined = parts;
+  let held: EntryReader | undefined = entry;
   const decode = <T>(i: number, valid: (v: unknown) => boolean): T | undefined => {
     if (!held) return undefined;
     try {
-      const v = deserialize(held[i]) as unknown;
+      const v = deserialize(held.part(i)) as unknown;
       return valid(v) ? (v as T) : undefined;
     } catch {
       return undefined;
@@ -166,13 +173,19 @@ export function unpackState(parts: readonly Buffer[]): StoredState | undefined {
     key: table.key,
     known,
     release: () => {
+      held?.close();
       held = undefined;
     },
     withSettledStats(snapshot) {
-      const newly = [...snapshot.files, ...snapshot.images].some((f) => !f.unread && f.digest !== undefined && vouches(f, snapshot.readAt));
+      // site.json is read every time: its stat is new only if it is not the one recorded.
+      const recorded = (f: { rel: string; stat?: FileStat }) => {
+        const k = known.get(f.rel);
+        return k !== undefined && f.stat !== undefined && sameStat(k.stat, f.stat);
+      };
+      const newly = [...snapshot.files, ...snapshot.images].some((f) => !f.unread && f.digest !== undefined && vouches(f, snapshot.readAt) && !recorded(f));
       if (!newly || !held) return undefined;
       // The other parts are the same bytes: they are not decoded and encoded again.
-      return [serialize(fileTable(table.key, table.context, snapshot)), ...held.slice(1)];
+      return [serialize(fileTable(table.key, table.context, snapshot)), held.part(1), held.part(2), held.part(3)];
     },
     digestOf,
     diagnostics: () => decode<Diagnostic[]>(1, Array.isArray),
@@ -192,6 +205,8 @@ export function unpackState(parts: readonly Buffer[]): StoredState | undefined {
             const r = results();
             if (!r) throw new Error('the check cache entry could not be decoded'); // not reached: its checksum held
             catalogue = assembleStored(plan, r, lean);
+            held?.close();
+            held = undefined;
           }
           return catalogue;
         },

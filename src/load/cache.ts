@@ -9,7 +9,7 @@
  * file and renamed into place, so a reader never sees half of one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,6 +188,85 @@ export function readEntry(path: string, key: string): Buffer[] | undefined {
   });
   if (offset !== buf.length || digest(parts) !== lines[2]) return undefined;
   return parts;
+}
+
+/**
+ * An entry opened for reading its parts one at a time, each when needed: a
+ * large entry is never held whole. The file is checked against its checksum
+ * when opened, reading it in chunks, and kept open: writers only ever rename
+ * a new file into place, so the open file keeps the bytes that were checked.
+ */
+export interface EntryReader {
+  readonly count: number;
+  /** The bytes of part `i`. */
+  part(i: number): Buffer;
+  close(): void;
+}
+
+const CHUNK = 8 * 1024 * 1024;
+
+/** Opens the entry stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
+export function openEntry(path: string, key: string): EntryReader | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(1024, size));
+    readSync(fd, head, 0, head.length, 0);
+    const lines = head.toString('latin1').split('\n', 4);
+    if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3])) {
+      closeSync(fd);
+      return undefined;
+    }
+    const start = lines.reduce((n, l) => n + l.length + 1, 0);
+    const lengths = lines[3].split(',').map(Number);
+    const offsets = lengths.map((_, i) => start + lengths.slice(0, i).reduce((a, b) => a + b, 0));
+    const end = start + lengths.reduce((a, b) => a + b, 0);
+    if (end !== size) {
+      closeSync(fd);
+      return undefined;
+    }
+    const h = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - start)));
+    for (let at = start; at < end; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+      if (n <= 0) throw new Error('short read');
+      h.update(chunk.subarray(0, n));
+      at += n;
+    }
+    if (h.digest('hex') !== lines[2]) {
+      closeSync(fd);
+      return undefined;
+    }
+    const open = fd;
+    let closed = false;
+    return {
+      count: lengths.length,
+      part(i) {
+        if (closed) throw new Error('the cache entry was closed');
+        const buf = Buffer.allocUnsafe(lengths[i]);
+        for (let done = 0; done < buf.length; ) {
+          const n = readSync(open, buf, done, buf.length - done, offsets[i] + done);
+          if (n <= 0) throw new Error('short read');
+          done += n;
+        }
+        return buf;
+      },
+      close() {
+        if (!closed) closeSync(open);
+        closed = true;
+      },
+    };
+  } catch {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+    return undefined;
+  }
 }
 
 /**

@@ -150,7 +150,7 @@ export function dataDirNames(dataDir: string): Pick<DataSnapshot, 'root' | 'base
  * again (`unread`), its size and digest taken from the record. site.json is
  * always read: the limits of the other files come from its bytes.
  */
-export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES, known?: ReadonlyMap<string, KnownFile>): DataSnapshot {
+export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES, known?: Pick<ReadonlyMap<string, KnownFile>, 'get'>): DataSnapshot {
   const readAt = nowNs();
   const { root, base } = dataDirNames(dataDir);
   const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);

@@ -220,6 +220,12 @@ describe('the incremental check', () => {
     const quiet = await checkDataDir(data, { cacheDir, lean: true });
     expect(quiet.read).toBe(1); // site.json, which is always read
     expect(quiet.validated).toBe(0);
+    // Nothing new to record: the entry is read, not written again.
+    const [entry] = readdirSync(cacheDir);
+    const ino = statSync(join(cacheDir, entry)).ino;
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(1);
+    expect(readdirSync(cacheDir)).toEqual([entry]);
+    expect(statSync(join(cacheDir, entry)).ino).toBe(ino);
 
     const file = join(data, 'articles', readdirSync(join(data, 'articles'))[0]);
     writeJson(file, { ...readJson(file), headline: 'Racily clean' });

@@ -9,7 +9,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Position } from '../load/locate.js';
-import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, openEntry, snapshotKey, writeEntry } from '../load/cache.js';
+import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, openEntry, snapshotKey, writeEntryParts } from '../load/cache.js';
 import type { Catalogue } from '../core/catalogue.js';
 import type { ValidatedFile } from '../load/assemble.js';
 import { bytesOf, dataDirNames, KEPT_BYTES, readDataDir, type DataSnapshot } from '../load/read.js';
@@ -76,7 +76,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const stored = state?.key === key ? state.report({ root: snapshot.root, files: snapshot.files, images: snapshot.images }, lean) : undefined;
   if (stored) {
     const settled = state!.withSettledStats(snapshot);
-    if (settled) writeEntry(path, stateId, settled);
+    if (settled) writeEntryParts(path, stateId, settled.count, settled.make);
     // Assigned, not spread: spreading would read the catalogue, which is decoded only when first read.
     return Object.assign(stored, { key, validated: 0, reused: all, read });
   }
@@ -85,7 +85,8 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
   if (codeFingerprint(true) === code && load.files && load.context !== undefined) {
     const { diagnostics, routes, sizes } = checked;
-    writeEntry(path, stateId, packState({ key, snapshot, context: load.context, files: load.files, report: { diagnostics, routes, sizes } }));
+    const parts = packState({ key, snapshot, context: load.context, files: load.files, report: { diagnostics, routes, sizes } });
+    writeEntryParts(path, stateId, parts.count, parts.make);
   }
   emptyLinks(checked.catalogue);
   return { ...checked, key, validated: all - reused, reused, read };

@@ -63,15 +63,32 @@ export interface RunOutcome {
   report: Report;
 }
 
-export function packState({ key, snapshot, context, files, report }: RunOutcome): Buffer[] {
-  const results: Results = {
-    kept: Uint8Array.from(files, (r) => (r.unread ? 0 : 1)),
-    values: files.map((r) => r.value),
-    bodies: files.map((r) => r.body),
-    diagnostics: files.flatMap((r, i): Array<[number, Diagnostic[]]> => (r.diagnostics.length > 0 ? [[i, r.diagnostics]] : [])),
-  };
+/** An entry's parts, made one at a time as they are written (see writeEntryParts in src/load/cache.ts). */
+export interface Parts {
+  count: number;
+  make(i: number): Uint8Array;
+}
+
+/** Files per part of the results: encoded and written a part at a time, they never need a buffer the size of the catalogue (the shipped one has two parts). */
+const FILES_PER_PART = 1024;
+
+export function packState({ key, snapshot, context, files, report }: RunOutcome): Parts {
   const { diagnostics, routes, sizes } = report;
-  return [serialize(fileTable(key, context, snapshot)), serialize(diagnostics), serialize({ routes, sizes }), serialize(results)];
+  const heads = [() => fileTable(key, context, snapshot), () => diagnostics, () => ({ routes, sizes })];
+  return {
+    count: heads.length + Math.ceil(files.length / FILES_PER_PART),
+    make(i) {
+      if (i < heads.length) return serialize(heads[i]());
+      const from = (i - heads.length) * FILES_PER_PART;
+      const slice = files.slice(from, from + FILES_PER_PART);
+      return serialize({
+        kept: Uint8Array.from(slice, (r) => (r.unread ? 0 : 1)),
+        values: slice.map((r) => r.value),
+        bodies: slice.map((r) => r.body),
+        diagnostics: slice.flatMap((r, k): Array<[number, Diagnostic[]]> => (r.diagnostics.length > 0 ? [[from + k, r.diagnostics]] : [])),
+      } satisfies Results);
+    },
+  };
 }
 
 /** A file's stat is recorded when it can vouch for the bytes: settled, or vouched for already (taken unread). */
@@ -125,14 +142,14 @@ export interface StoredState {
    * of the files this run read and that can now vouch for them (so the next
    * run need not read them), or undefined when there are none.
    */
-  withSettledStats(snapshot: DataSnapshot): Buffer[] | undefined;
+  withSettledStats(snapshot: DataSnapshot): Parts | undefined;
 }
 
 /** Undoes `packState`, reading each part of the entry when it is needed; undefined for another layout (then nothing of it is used). */
 export function unpackState(entry: EntryReader): StoredState | undefined {
   let table: FileTable;
   try {
-    if (entry.count !== 4) throw new Error('another layout');
+    if (entry.count < 3) throw new Error('another layout');
     table = deserialize(entry.part(0)) as FileTable;
     if (!isTable(table)) throw new Error('another layout');
   } catch {
@@ -168,7 +185,19 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
       return undefined;
     }
   };
-  const results = () => decode<Results>(3, (v) => isResults(v, rels.length));
+  /** The results' parts, decoded one at a time and joined. */
+  const results = (): Results | undefined => {
+    const joined: Results = { kept: new Uint8Array(rels.length), values: [], bodies: [], diagnostics: [] };
+    for (let i = 3; i < entry.count; i++) {
+      const r = decode<Results>(i, isResults);
+      if (!r || joined.values.length + r.values.length > rels.length) return undefined;
+      joined.kept.set(r.kept, joined.values.length);
+      for (const v of r.values) joined.values.push(v);
+      for (const b of r.bodies) joined.bodies.push(b);
+      for (const d of r.diagnostics) joined.diagnostics.push(d);
+    }
+    return joined.values.length === rels.length ? joined : undefined;
+  };
   return {
     key: table.key,
     known,
@@ -185,7 +214,8 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
       const newly = [...snapshot.files, ...snapshot.images].some((f) => !f.unread && f.digest !== undefined && vouches(f, snapshot.readAt) && !recorded(f));
       if (!newly || !held) return undefined;
       // The other parts are the same bytes: they are not decoded and encoded again.
-      return [serialize(fileTable(table.key, table.context, snapshot)), held.part(1), held.part(2), held.part(3)];
+      const open = held;
+      return { count: open.count, make: (i) => (i === 0 ? serialize(fileTable(table.key, table.context, snapshot)) : open.part(i)) };
     },
     digestOf,
     diagnostics: () => decode<Diagnostic[]>(1, Array.isArray),
@@ -260,16 +290,9 @@ function isTable(t: unknown): t is FileTable {
   );
 }
 
-function isResults(r: unknown, n: number): r is Results {
+function isResults(r: unknown): r is Results {
   if (typeof r !== 'object' || r === null) return false;
   const { kept, values, bodies, diagnostics } = r as Results;
-  return (
-    kept instanceof Uint8Array &&
-    kept.length === n &&
-    Array.isArray(values) &&
-    values.length === n &&
-    Array.isArray(bodies) &&
-    bodies.length === n &&
-    Array.isArray(diagnostics)
-  );
+  const n = kept instanceof Uint8Array ? kept.length : -1;
+  return n >= 0 && Array.isArray(values) && values.length === n && Array.isArray(bodies) && bodies.length === n && Array.isArray(diagnostics);
 }

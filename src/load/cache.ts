@@ -160,8 +160,9 @@ export function defaultCacheDir(cwd: string = process.cwd(), env: NodeJS.Process
  * side (not nested) so that neither writing nor reading copies them, and a
  * reader can leave a large part undecoded until it is needed.
  */
-function header(key: string, parts: readonly Uint8Array[]): Buffer {
-  return Buffer.from(`${FORMAT}\n${key}\n${digest(parts)}\n${parts.map((p) => p.length).join(',')}\n`);
+function header(key: string, sha256: string, lengths: readonly number[]): Buffer {
+  // Lengths at a fixed width, so that the header's size is known before the parts are made (writeEntryParts).
+  return Buffer.from(`${FORMAT}\n${key}\n${sha256}\n${lengths.map((n) => String(n).padStart(15, '0')).join(',')}\n`);
 }
 
 function digest(parts: readonly Uint8Array[]): string {
@@ -275,14 +276,35 @@ export function openEntry(path: string, key: string): EntryReader | undefined {
  * so that is not an error.
  */
 export function writeEntry(path: string, key: string, parts: readonly Uint8Array[]): boolean {
+  return writeEntryParts(path, key, parts.length, (i) => parts[i]);
+}
+
+/**
+ * `writeEntry` for parts made one at a time (`make(i)`, in order): each is
+ * written and let go before the next is made, so a large entry is never in
+ * memory whole.
+ */
+export function writeEntryParts(path: string, key: string, count: number, make: (i: number) => Uint8Array): boolean {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'w');
     try {
-      for (const chunk of [header(key, parts), ...parts]) {
-        for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done);
+      const write = (bytes: Uint8Array, at: number) => {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+      };
+      const lengths = new Array<number>(count).fill(0);
+      const placeholder = header(key, '0'.repeat(64), lengths);
+      const h = createHash('sha256');
+      let at = placeholder.length;
+      for (let i = 0; i < count; i++) {
+        const part = make(i);
+        write(part, at);
+        h.update(part);
+        lengths[i] = part.length;
+        at += part.length;
       }
+      write(header(key, h.digest('hex'), lengths), 0);
     } finally {
       closeSync(fd);
     }

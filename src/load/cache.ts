@@ -1,12 +1,14 @@
 /**
- * A content-addressed store for the results of loading and checking `data/`
- * (like eslint --cache, but keyed by content, never by mtime): the key hashes
- * every byte the result depends on — each data file's path and content, the
- * layout's stray entries, the links out of data/, the data directory as named in diagnostics, the code
- * of the load, check and core modules, the versions of zod, jsonc-parser and
- * node — so any change anywhere is a miss. A damaged entry is a miss too
- * (its payload carries its own checksum), and entries are written to a temp
- * file and renamed into place, so a reader never sees half of one.
+ * A store for the results of loading and checking `data/`, keyed by content
+ * (like eslint --cache, but never by mtime alone): the key hashes every byte
+ * the result depends on — each data file's path and content (by sha1; a
+ * file's stat only ever vouches for a sha1 read earlier, src/load/file-stat.ts),
+ * the layout's stray entries, the links out of data/, the data directory as
+ * named in diagnostics, the code of the load, check and core modules, the
+ * versions of zod, jsonc-parser and node — so any change anywhere is a miss.
+ * A damaged entry is a miss too (its payload carries its own checksum), and
+ * entries are written to a temp file and renamed into place, so a reader
+ * never sees half of one.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';

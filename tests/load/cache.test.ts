@@ -130,6 +130,17 @@ describe('readEntry and writeEntry', () => {
     }
   });
 
+  it('round-trip an entry of many parts (a 100,000-file catalogue has about a hundred): its header is longer than a kilobyte', () => {
+    const path = join(tempDir(), 'check-a.bin');
+    const many = Array.from({ length: 200 }, (_, i) => Buffer.from(`part ${i}`));
+    expect(writeEntry(path, 'k', many)).toBe(true);
+    expect(readEntry(path, 'k')).toEqual(many);
+    const entry = openEntry(path, 'k')!;
+    expect(entry.count).toBe(200);
+    expect(entry.part(199)).toEqual(many[199]);
+    entry.close();
+  });
+
   it('report false instead of throwing when the folder cannot be written', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'file'), '');

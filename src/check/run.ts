@@ -1,17 +1,21 @@
 /**
  * Load and check in one call: what `site check` runs, and what `site build`
- * runs before rendering anything. Results are cached by content (see
- * src/load/cache.ts): a run on unchanged data and code reads the files,
- * hashes them and deserializes the stored result, and never imports zod or
- * the check rules; any other run loads and checks from scratch.
+ * runs before rendering anything. Incremental, through the state the last
+ * run left in the cache (src/check/state.ts): a file whose stat is unchanged
+ * is not read again, one whose bytes are unchanged is not validated again,
+ * and a run on unchanged data and code reuses the whole report without
+ * importing zod or the check rules. The cross-file rules always run over the
+ * whole catalogue, and the result is exactly that of a check from scratch.
  */
-import { deserialize, serialize } from 'node:v8';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, readEntry, snapshotKey, writeEntry } from '../load/cache.js';
-import type { BodyRef, Catalogue } from '../core/catalogue.js';
-import { bytesOf, readDataDir, type DataSnapshot } from '../load/read.js';
+import type { Position } from '../load/locate.js';
+import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, openEntry, snapshotKey, writeEntryParts } from '../load/cache.js';
+import type { Catalogue } from '../core/catalogue.js';
+import type { ValidatedFile } from '../load/assemble.js';
+import { bytesOf, dataDirNames, KEPT_BYTES, readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
 import { sizesOf, type CatalogueSizes } from './report.js';
+import { packState, unpackState, type StoredState } from './state.js';
 
 export type { CatalogueSizes };
 
@@ -29,6 +33,12 @@ export interface CheckResult {
    * cached under it (the build's search index is). Null when not cached.
    */
   key?: string;
+  /** Data files this run parsed and validated. */
+  validated: number;
+  /** Data files whose validated result this run took from the cache (validated + reused = every data file). */
+  reused: number;
+  /** Data files and images whose bytes this run read and hashed; the stats of the others vouched for them. */
+  read: number;
 }
 
 export interface CheckDataDirOptions {
@@ -41,41 +51,100 @@ export interface CheckDataDirOptions {
   lean?: boolean;
 }
 
+/** A check's result before it is counted. */
+type Checked = Omit<CheckResult, 'validated' | 'reused' | 'read'>;
+
 export async function checkDataDir(dataDir: string, options: CheckDataDirOptions = {}): Promise<CheckResult> {
-  const snapshot = readDataDir(dataDir);
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const lean = options.lean === true;
   const code = codeFingerprint();
+  const path = cacheDir && code !== undefined ? entryPath(cacheDir, dataDirNames(dataDir), lean ? 'lean' : '') : undefined;
+  // The entry's header names the code (and whether lean) it was made by: another code's entry is a miss.
+  const stateId = lean ? `${code}-lean` : code;
+  const state = path && stateId ? readState(path, stateId) : undefined;
+  const snapshot = readDataDir(dataDir, KEPT_BYTES, state?.known);
   // A lean result's entry holds no bodies, so it is worth keeping for far larger catalogues.
-  const key = cacheDir && code !== undefined ? snapshotKey(snapshot, lean ? `${code}\0lean` : code, lean ? MAX_LEAN_DATA_BYTES : MAX_DATA_BYTES) : undefined;
-  if (!cacheDir || !key) return loadAndCheck(snapshot, lean);
+  const key = path ? snapshotKey(snapshot, lean ? `${code}\0lean` : code, lean ? MAX_LEAN_DATA_BYTES : MAX_DATA_BYTES) : undefined;
+  const read = countRead(snapshot);
+  const all = snapshot.files.length;
+  if (!path || !stateId || !key) {
+    const { checked } = await loadAndCheck(snapshot, lean);
+    emptyLinks(checked.catalogue);
+    return { ...checked, validated: all, reused: 0, read };
+  }
 
-  const path = entryPath(cacheDir, snapshot, lean ? 'lean' : '');
-  const parts = readEntry(path, key);
-  const stored = parts && fromEntry(parts);
-  if (stored) return Object.assign(stored, { key });
-  const result = await loadAndCheck(snapshot, lean);
+  const stored = state?.key === key ? state.report({ root: snapshot.root, files: snapshot.files, images: snapshot.images }, lean) : undefined;
+  if (stored) {
+    const settled = state!.withSettledStats(snapshot);
+    if (settled) writeEntryParts(path, stateId, settled.count, settled.make);
+    // Assigned, not spread: spreading would read the catalogue, which is decoded only when first read.
+    return Object.assign(stored, { key, validated: 0, reused: all, read });
+  }
+  const { checked, load } = await loadAndCheck(snapshot, lean, state);
+  const reused = load.reused ?? 0;
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
-  if (codeFingerprint(true) !== code) return result;
-  writeEntry(path, key, toEntry(result));
-  return { ...result, key };
+  if (codeFingerprint(true) === code && load.files && load.context !== undefined) {
+    const { diagnostics, routes, sizes } = checked;
+    const parts = packState({ key, snapshot, context: load.context, files: load.files, report: { diagnostics, routes, sizes } });
+    writeEntryParts(path, stateId, parts.count, parts.make);
+  }
+  emptyLinks(checked.catalogue);
+  return { ...checked, key, validated: all - reused, reused, read };
+}
+
+function readState(path: string, stateId: string): StoredState | undefined {
+  const entry = openEntry(path, stateId);
+  return entry && unpackState(entry);
+}
+
+function countRead(snapshot: DataSnapshot): number {
+  return snapshot.files.filter((f) => f.digest !== undefined && !f.unread).length + snapshot.images.filter((i) => !i.unread).length;
+}
+
+/** The links of dropped bodies were kept for the rules just run (and stored for the next run's); nothing after the check reads them. */
+function emptyLinks(catalogue: Catalogue | null): void {
+  if (catalogue?.bodies) for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) catalogue.bodies.get(e)!.links = [];
 }
 
 /** The stages themselves, imported only on a miss: zod and the rules are most of a cold run's start-up. */
-async function loadAndCheck(snapshot: DataSnapshot, lean: boolean): Promise<CheckResult> {
+async function loadAndCheck(
+  snapshot: DataSnapshot,
+  lean: boolean,
+  state?: StoredState,
+): Promise<{ checked: Checked; load: { files?: ValidatedFile[]; context?: string; reused?: number } }> {
   const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }, locate] = await Promise.all([
     import('../load/index.js'),
     import('./index.js'),
     import('../load/locate.js'),
   ]);
-  const { catalogue, diagnostics: loadDiagnostics } = validateData(snapshot, { lean });
-  if (!catalogue) return { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null };
-  const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate);
-  // The links of dropped bodies were kept for the rules just run; nothing after the check reads them.
-  if (catalogue.bodies) for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) catalogue.bodies.get(e)!.links = [];
+  const previous = state?.previous();
+  const positions = state && knownPositions(state, snapshot);
+  // All of the stored state that is needed is decoded: let go of the entry's bytes before the catalogue grows.
+  state?.release();
+  const load = validateData(snapshot, { lean, previous });
+  const { catalogue, diagnostics: loadDiagnostics } = load;
+  if (!catalogue) return { checked: { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null }, load };
+  const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, positions);
   // The load stage's warnings (stray files) belong in the same report.
   const diagnostics = [...loadDiagnostics, ...found].sort(compareDiagnostics);
-  return { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) };
+  return { checked: { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) }, load };
+}
+
+/**
+ * The positions the stored report's check findings had, in the files whose
+ * bytes are unchanged: a position follows from the bytes and the pointer
+ * alone, and locating in a large file (routes.json) means parsing all of it.
+ */
+function knownPositions(state: StoredState, snapshot: DataSnapshot): Map<string, Map<string, Position>> {
+  const known = new Map<string, Map<string, Position>>();
+  const same = new Set(snapshot.files.filter((f) => f.digest !== undefined && state.digestOf(f.rel) === f.digest).map((f) => f.file));
+  for (const d of state.diagnostics() ?? []) {
+    if (!d.code.startsWith('check/') || !same.has(d.file) || d.line === undefined || d.column === undefined) continue;
+    let inFile = known.get(d.file);
+    if (!inFile) known.set(d.file, (inFile = new Map()));
+    inFile.set(d.pointer, { line: d.line, column: d.column });
+  }
+  return known;
 }
 
 /**
@@ -84,9 +153,16 @@ async function loadAndCheck(snapshot: DataSnapshot, lean: boolean): Promise<Chec
  * result must follow from its key's bytes alone. Files outside the snapshot
  * are located on disk as usual.
  */
-function withPositions(diagnostics: readonly Diagnostic[], snapshot: DataSnapshot, locate: typeof import('../load/locate.js')): Diagnostic[] {
+function withPositions(
+  diagnostics: readonly Diagnostic[],
+  snapshot: DataSnapshot,
+  locate: typeof import('../load/locate.js'),
+  known?: Map<string, Map<string, Position>>,
+): Diagnostic[] {
   const inSnapshot = new Map(snapshot.files.map((f) => [f.file, f]));
   return locate.withPositions(diagnostics, (file, pointers) => {
+    const stored = known?.get(file);
+    if (stored && pointers.every((p) => stored.has(p))) return pointers.map((p) => stored.get(p)!);
     try {
       const f = inSnapshot.get(file);
       // Read again if the snapshot did not hold them, and only if they are still the bytes checked.
@@ -96,96 +172,4 @@ function withPositions(diagnostics: readonly Diagnostic[], snapshot: DataSnapsho
       return pointers.map(() => ({ line: 1, column: 1 })); // as locateMany does for a file that is not JSON
     }
   });
-}
-
-/**
- * A check result as the cache stores it: the report's part, then the
- * catalogue on its own, deserialized only when someone reads it — it is most
- * of the entry, and `site check` reports from the diagnostics, routes and
- * sizes alone.
- */
-interface Head {
-  diagnostics: Diagnostic[];
-  routes: ResolvedRoute[];
-  sizes: CatalogueSizes | null;
-}
-
-/** `sourceOf` is a WeakMap, which does not serialize: each entity's file is stored beside it, in order. */
-interface PackedCatalogue {
-  catalogue: Omit<Catalogue, 'sourceOf'>;
-  site?: string;
-  routeList?: string;
-  lists: Partial<Record<(typeof SOURCED)[number], Array<string | undefined>>>;
-  /** A lean catalogue's body references, in the order of each collection. */
-  bodies?: Partial<Record<(typeof WITH_BODIES)[number], Array<BodyRef | undefined>>>;
-}
-
-const WITH_BODIES = ['products', 'articles', 'news'] as const;
-
-/** The collections whose entities `sourceOf` knows, besides `site` and the route array itself. */
-const SOURCED = ['routes', 'categories', 'products', 'articles', 'news', 'pages'] as const;
-
-function toEntry({ catalogue, diagnostics, routes, sizes }: CheckResult): Buffer[] {
-  const head = serialize({ diagnostics, routes, sizes } satisfies Head);
-  if (!catalogue) return [head];
-  const { sourceOf, bodies, ...rest } = catalogue;
-  const packed: PackedCatalogue = {
-    catalogue: rest,
-    ...(bodies && { bodies: Object.fromEntries(WITH_BODIES.map((k) => [k, (catalogue[k] as object[]).map((e) => bodies.get(e))])) }),
-    site: sourceOf.get(catalogue.site),
-    routeList: sourceOf.get(catalogue.routes),
-    lists: Object.fromEntries(SOURCED.map((k) => [k, (catalogue[k] as object[]).map((e) => sourceOf.get(e))])),
-  };
-  return [head, serialize(packed)];
-}
-
-/** Undoes `toEntry`; undefined for anything else (an entry of an older layout). */
-function fromEntry(parts: readonly Buffer[]): CheckResult | undefined {
-  let head: Head;
-  try {
-    head = deserialize(parts[0]) as Head;
-  } catch {
-    return undefined;
-  }
-  if (!head || typeof head !== 'object' || !Array.isArray(head.diagnostics) || !Array.isArray(head.routes)) return undefined;
-  const { diagnostics, routes, sizes } = head;
-  if (parts.length === 1 && sizes === null) return { catalogue: null, diagnostics, routes, sizes };
-  if (parts.length !== 2 || !sizes) return undefined;
-  let catalogue: Catalogue | undefined;
-  const result = { diagnostics, routes, sizes } as CheckResult;
-  // Let go of the entry's bytes once unpacked: they are as large as the catalogue itself.
-  let packed: Buffer | undefined = parts[1];
-  Object.defineProperty(result, 'catalogue', {
-    enumerable: true,
-    get: () => {
-      if (catalogue === undefined) {
-        catalogue = unpackCatalogue(deserialize(packed!) as PackedCatalogue);
-        packed = undefined;
-      }
-      return catalogue;
-    },
-  });
-  return result;
-}
-
-function unpackCatalogue(p: PackedCatalogue): Catalogue {
-  const sourceOf = new WeakMap<object, string>();
-  const set = (entity: unknown, file: string | undefined) => {
-    if (file !== undefined) sourceOf.set(entity as object, file);
-  };
-  const catalogue = { ...p.catalogue, sourceOf } as Catalogue;
-  set(catalogue.site, p.site);
-  set(catalogue.routes, p.routeList);
-  for (const k of SOURCED) (catalogue[k] as object[]).forEach((e, i) => set(e, p.lists[k]?.[i]));
-  if (p.bodies) {
-    const bodies = new WeakMap<object, BodyRef>();
-    for (const k of WITH_BODIES) {
-      (catalogue[k] as object[]).forEach((e, i) => {
-        const ref = p.bodies![k]?.[i];
-        if (ref !== undefined) bodies.set(e, ref);
-      });
-    }
-    catalogue.bodies = bodies;
-  }
-  return catalogue;
 }

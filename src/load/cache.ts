@@ -1,22 +1,24 @@
 /**
- * A content-addressed store for the results of loading and checking `data/`
- * (like eslint --cache, but keyed by content, never by mtime): the key hashes
- * every byte the result depends on — each data file's path and content, the
- * layout's stray entries, the links out of data/, the data directory as named in diagnostics, the code
- * of the load, check and core modules, the versions of zod, jsonc-parser and
- * node — so any change anywhere is a miss. A damaged entry is a miss too
- * (its payload carries its own checksum), and entries are written to a temp
- * file and renamed into place, so a reader never sees half of one.
+ * A store for the results of loading and checking `data/`, keyed by content
+ * (like eslint --cache, but never by mtime alone): the key hashes every byte
+ * the result depends on — each data file's path and content (by sha1; a
+ * file's stat only ever vouches for a sha1 read earlier, src/load/file-stat.ts),
+ * the layout's stray entries, the links out of data/, the data directory as
+ * named in diagnostics, the code of the load, check and core modules, the
+ * versions of zod, jsonc-parser and node — so any change anywhere is a miss.
+ * A damaged entry is a miss too (its payload carries its own checksum), and
+ * entries are written to a temp file and renamed into place, so a reader
+ * never sees half of one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataSnapshot } from './read.js';
 
 /** Bumped whenever the layout of an entry changes. */
-const FORMAT = 'site-check-cache/2';
+const FORMAT = 'site-check-cache/3';
 
 /**
  * The modules whose output is cached, relative to this one: compiled JS when
@@ -128,7 +130,7 @@ export function snapshotKey(snapshot: DataSnapshot, code: string | undefined = c
 }
 
 /** The entry of one data directory: each directory keeps its own, so checking two catalogues does not thrash. */
-export function entryPath(cacheDir: string, snapshot: DataSnapshot, variant = ''): string {
+export function entryPath(cacheDir: string, snapshot: Pick<DataSnapshot, 'root' | 'base'>, variant = ''): string {
   const id = createHash('sha256')
     .update(`${snapshot.root}\0${snapshot.base}${variant && `\0${variant}`}`)
     .digest('hex')
@@ -160,8 +162,9 @@ export function defaultCacheDir(cwd: string = process.cwd(), env: NodeJS.Process
  * side (not nested) so that neither writing nor reading copies them, and a
  * reader can leave a large part undecoded until it is needed.
  */
-function header(key: string, parts: readonly Uint8Array[]): Buffer {
-  return Buffer.from(`${FORMAT}\n${key}\n${digest(parts)}\n${parts.map((p) => p.length).join(',')}\n`);
+function header(key: string, sha256: string, lengths: readonly number[]): Buffer {
+  // Lengths at a fixed width, so that the header's size is known before the parts are made (writeEntryParts).
+  return Buffer.from(`${FORMAT}\n${key}\n${sha256}\n${lengths.map((n) => String(n).padStart(15, '0')).join(',')}\n`);
 }
 
 function digest(parts: readonly Uint8Array[]): string {
@@ -178,7 +181,7 @@ export function readEntry(path: string, key: string): Buffer[] | undefined {
   } catch {
     return undefined;
   }
-  const lines = buf.subarray(0, 1024).toString('latin1').split('\n', 4);
+  const lines = buf.subarray(0, HEADER_MAX).toString('latin1').split('\n', 4);
   if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3])) return undefined;
   let offset = lines.reduce((n, l) => n + l.length + 1, 0);
   const parts = lines[3].split(',').map((n) => {
@@ -191,19 +194,122 @@ export function readEntry(path: string, key: string): Buffer[] | undefined {
 }
 
 /**
+ * An entry opened for reading its parts one at a time, each when needed: a
+ * large entry is never held whole. The file is checked against its checksum
+ * when opened, reading it in chunks, and kept open: writers only ever rename
+ * a new file into place, so the open file keeps the bytes that were checked.
+ */
+export interface EntryReader {
+  readonly count: number;
+  /** The bytes of part `i`. */
+  part(i: number): Buffer;
+  close(): void;
+}
+
+const CHUNK = 8 * 1024 * 1024;
+
+/** The most a header may take: its lengths line grows by 16 bytes a part (a catalogue of 100,000 files has about 100 parts). */
+const HEADER_MAX = 1024 * 1024;
+
+/** Opens the entry stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
+export function openEntry(path: string, key: string): EntryReader | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(HEADER_MAX, size));
+    readSync(fd, head, 0, head.length, 0);
+    const lines = head.toString('latin1').split('\n', 4);
+    if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3])) {
+      closeSync(fd);
+      return undefined;
+    }
+    const start = lines.reduce((n, l) => n + l.length + 1, 0);
+    const lengths = lines[3].split(',').map(Number);
+    const offsets = lengths.map((_, i) => start + lengths.slice(0, i).reduce((a, b) => a + b, 0));
+    const end = start + lengths.reduce((a, b) => a + b, 0);
+    if (end !== size) {
+      closeSync(fd);
+      return undefined;
+    }
+    const h = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - start)));
+    for (let at = start; at < end; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+      if (n <= 0) throw new Error('short read');
+      h.update(chunk.subarray(0, n));
+      at += n;
+    }
+    if (h.digest('hex') !== lines[2]) {
+      closeSync(fd);
+      return undefined;
+    }
+    const open = fd;
+    let closed = false;
+    return {
+      count: lengths.length,
+      part(i) {
+        if (closed) throw new Error('the cache entry was closed');
+        const buf = Buffer.allocUnsafe(lengths[i]);
+        for (let done = 0; done < buf.length; ) {
+          const n = readSync(open, buf, done, buf.length - done, offsets[i] + done);
+          if (n <= 0) throw new Error('short read');
+          done += n;
+        }
+        return buf;
+      },
+      close() {
+        if (!closed) closeSync(open);
+        closed = true;
+      },
+    };
+  } catch {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
  * Stores `parts` under `key`, atomically. Returns false when it could not be
  * written (a read-only checkout, a full disk): the cache only ever saves time,
  * so that is not an error.
  */
 export function writeEntry(path: string, key: string, parts: readonly Uint8Array[]): boolean {
+  return writeEntryParts(path, key, parts.length, (i) => parts[i]);
+}
+
+/**
+ * `writeEntry` for parts made one at a time (`make(i)`, in order): each is
+ * written and let go before the next is made, so a large entry is never in
+ * memory whole.
+ */
+export function writeEntryParts(path: string, key: string, count: number, make: (i: number) => Uint8Array): boolean {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'w');
     try {
-      for (const chunk of [header(key, parts), ...parts]) {
-        for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done);
+      const write = (bytes: Uint8Array, at: number) => {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+      };
+      const lengths = new Array<number>(count).fill(0);
+      const placeholder = header(key, '0'.repeat(64), lengths);
+      const h = createHash('sha256');
+      let at = placeholder.length;
+      for (let i = 0; i < count; i++) {
+        const part = make(i);
+        write(part, at);
+        h.update(part);
+        lengths[i] = part.length;
+        at += part.length;
       }
+      write(header(key, h.digest('hex'), lengths), 0);
     } finally {
       closeSync(fd);
     }

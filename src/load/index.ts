@@ -15,9 +15,9 @@ import { longTexts, shownBytes, type DataLimits } from './limits.js';
 import { compareDiagnostics } from './order.js';
 import { bytesOf, ChangedFileError, COLLECTION_DIRS, IMAGE_EXTENSIONS, IMAGES_DIR, readDataDir, type DataFile, type DataSnapshot } from './read.js';
 import { join } from 'node:path';
-import type { BodyRef } from '../core/catalogue.js';
 import type { Product } from '../core/schema.js';
 import { dropBody } from './lean.js';
+import { assembleCatalogue, type ValidatedFile } from './assemble.js';
 import { indexedTextChars, type BodyKind } from '../core/search-text.js';
 import { severityOf } from '../core/codes.js';
 
@@ -26,6 +26,22 @@ export interface LoadResult {
   catalogue: Catalogue | null;
   /** Errors (the catalogue is then null) and warnings (files the layout does not know), sorted. */
   diagnostics: Diagnostic[];
+  /** Each file's own result, in the snapshot's order (absent when the data directory is missing): what a later run may reuse. */
+  files?: ValidatedFile[];
+  /** What every file's result depends on besides its bytes (see validationContext). */
+  context?: string;
+  /** Files whose result was taken from `ValidateOptions.previous` rather than validated. */
+  reused?: number;
+}
+
+/**
+ * Results of an earlier load, each reused for a file at the same path with
+ * the same bytes (sha1) when `context` is this load's: they are then exactly
+ * what validating that file again would give.
+ */
+export interface PreviousFiles {
+  context: string;
+  get(rel: string): { digest: string; result: ValidatedFile } | undefined;
 }
 
 /** Each file's schema, by where its entity goes. */
@@ -51,6 +67,8 @@ export interface ValidateOptions {
    * loads: memory stays that of the catalogue's structure, not its text.
    */
   lean?: boolean;
+  /** Results to reuse instead of validating a file again (see PreviousFiles). */
+  previous?: PreviousFiles;
 }
 
 const BODY_KIND: Partial<Record<DataFile['into'], BodyKind>> = { products: 'product', articles: 'article', news: 'news' };
@@ -94,7 +112,15 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
   );
   // The search text cap depends on the number of documents, known from the listing before any file is read.
   const maxText = indexedTextChars(snapshot.files.filter((f) => BODY_KIND[f.into] !== undefined).length);
-  const results = snapshot.files.map((f): FileResult => {
+  const context = validationContext(snapshot, options.lean === true, maxText);
+  const previous = options.previous?.context === context ? options.previous : undefined;
+  let reused = 0;
+  const results = snapshot.files.map((f): ValidatedFile => {
+    const before = previous && f.digest !== undefined && !f.tooLarge ? previous.get(f.rel) : undefined;
+    if (before && before.digest === f.digest && !before.result.unread) {
+      reused++;
+      return before.result;
+    }
     const result = loadFile(f, snapshot, SCHEMAS[f.into]);
     const kind = BODY_KIND[f.into];
     if (options.lean && kind !== undefined && result.value !== undefined) {
@@ -104,58 +130,26 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
   });
 
   const diagnostics = [...results.flatMap((r) => r.diagnostics), ...strays, ...links].sort(compareDiagnostics);
-  if (diagnostics.some((d) => d.severity === 'error')) return { catalogue: null, diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error')) return { catalogue: null, diagnostics, files: results, context, reused };
 
-  const sourceOf = new WeakMap<object, string>();
-  const bodies = options.lean ? new WeakMap<object, BodyRef>() : undefined;
-  const collected: Record<string, unknown[]> = { categories: [], products: [], articles: [], news: [], pages: [] };
-  let site: unknown;
-  let routes: unknown[] = [];
-  snapshot.files.forEach((f, i) => {
-    const value = results[i].value as object;
-    if (f.into === 'site') site = value;
-    else if (f.into === 'routes') {
-      routes = value as unknown[];
-      for (const r of routes) sourceOf.set(r as object, f.file);
-    } else collected[f.into].push(value);
-    sourceOf.set(value, f.file);
-    if (results[i].body) bodies!.set(value, results[i].body!);
-  });
-
-  const catalogue = {
-    root: snapshot.root,
-    site,
-    routes,
-    categories: collected.categories,
-    products: collected.products,
-    articles: collected.articles,
-    news: collected.news,
-    pages: collected.pages,
-    images: snapshot.images.map(({ rel, file, size, digest, width, height, scripted }) => ({
-      url: `/${rel}`,
-      file,
-      path: join(snapshot.root, rel),
-      size,
-      digest,
-      ...(width !== undefined && { width, height }),
-      ...(scripted && { scripted }),
-    })),
-    sourceOf,
-    ...(bodies && { bodies }),
-  } as Catalogue;
-  return { catalogue, diagnostics };
+  const catalogue = assembleCatalogue(snapshot, results, options.lean === true);
+  return { catalogue, diagnostics, files: results, context, reused };
 }
 
-interface FileResult {
-  value?: unknown;
-  diagnostics: Diagnostic[];
-  /** Where the dropped body is, in a lean load. */
-  body?: BodyRef;
+/**
+ * Everything a file's result depends on besides its path and bytes and the
+ * code: whether the load is lean, where the data directory is and how
+ * diagnostics name it, site.json's limits, and the search text's cap (from
+ * the number of documents). The code is the caller's to key by.
+ */
+export function validationContext(snapshot: Pick<DataSnapshot, 'root' | 'base' | 'limits'>, lean: boolean, maxText: number): string {
+  const { fileBytes, routesBytes, textChars } = snapshot.limits;
+  return JSON.stringify([lean, snapshot.root, snapshot.base, fileBytes, routesBytes, textChars, maxText]);
 }
 
-function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileResult {
+function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): ValidatedFile {
   const { file, error } = f;
-  if (f.tooLarge) return { diagnostics: [tooLarge(f)] };
+  if (f.tooLarge) return { diagnostics: [tooLarge(f)], unread: true };
   let bytes: Buffer | undefined;
   let changed: ChangedFileError | undefined;
   try {
@@ -167,6 +161,7 @@ function loadFile(f: DataFile, snapshot: DataSnapshot, schema: z.ZodType): FileR
   if (!bytes) {
     const missing = error?.code === 'ENOENT';
     return {
+      unread: true,
       diagnostics: [
         {
           code: missing ? 'load/missing-file' : 'load/unreadable-file',
@@ -245,4 +240,5 @@ function pointerValue(value: unknown, path: ReadonlyArray<string | number>): unk
 }
 
 export type { Catalogue } from '../core/catalogue.js';
+export type { ValidatedFile } from './assemble.js';
 export { locate } from './locate.js';

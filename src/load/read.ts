@@ -5,12 +5,13 @@
  * a cache hit must not pay for importing it.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type * as ImageSize from 'image-size';
 import { shownSize, URL_SAFE_NAME } from '../core/images.js';
 import { DEFAULT_LIMITS, limitsOf, type DataLimits } from './limits.js';
+import { fileStatOf, nowNs, pathStat, sameStat, type FileStat, type KnownFile } from './file-stat.js';
 
 /** The per-entity folders of `data/`, one JSON file per entity. */
 export const COLLECTION_DIRS = ['categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -42,6 +43,10 @@ export interface DataImageFile {
   height?: number;
   /** An SVG with a script, an event handler, a javascript: URL or foreign HTML: opened on its own, it would run on the site's origin. */
   scripted?: true;
+  /** The file's stat, taken before its bytes were read (or matched, when `unread`). */
+  stat?: FileStat;
+  /** Not read: its stat is the one recorded with the digest and measurements above (src/load/file-stat.ts). */
+  unread?: true;
 }
 
 export interface DataFile {
@@ -63,6 +68,10 @@ export interface DataFile {
   error?: NodeJS.ErrnoException;
   /** Set instead of the bytes when the file is over the limit of bytes a data file may have: it was not read. */
   tooLarge?: { size: number; limit: number; field: 'fileBytes' | 'routesBytes' };
+  /** The file's stat, taken before its bytes were read (or matched, when `unread`). */
+  stat?: FileStat;
+  /** Not read: its stat is the one recorded with `size` and `digest` (src/load/file-stat.ts); `bytesOf` reads it when needed. */
+  unread?: true;
 }
 
 export interface DataSnapshot {
@@ -82,6 +91,8 @@ export interface DataSnapshot {
   links: OutsideLink[];
   /** The limits site.json sets (see src/load/limits.ts); the defaults when it sets none or is unreadable. */
   limits: DataLimits;
+  /** The wall clock (ns) before any file was looked at: how old a stat must be to be trusted later (src/load/file-stat.ts). */
+  readAt: bigint;
 }
 
 /**
@@ -128,11 +139,27 @@ export function bytesOf(snapshot: Pick<DataSnapshot, 'root'>, f: DataFile): Buff
   return bytes;
 }
 
-export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapshot {
-  const root = resolve(dataDir);
-  const base = dataDir.replace(/\\/g, '/').replace(/\/+$/, '') || '.';
+/** The data directory's absolute path and its name as diagnostics give it. */
+export function dataDirNames(dataDir: string): Pick<DataSnapshot, 'root' | 'base'> {
+  return { root: resolve(dataDir), base: dataDir.replace(/\\/g, '/').replace(/\/+$/, '') || '.' };
+}
+
+/**
+ * Reads `data/`. `known` (by path relative to it) are files whose bytes an
+ * earlier run read: one whose stat is still the recorded one is not read
+ * again (`unread`), its size and digest taken from the record. site.json is
+ * always read: the limits of the other files come from its bytes.
+ */
+export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES, known?: Pick<ReadonlyMap<string, KnownFile>, 'get'>): DataSnapshot {
+  const readAt = nowNs();
+  const { root, base } = dataDirNames(dataDir);
   const label = (rel: string) => (base === '.' ? rel : `${base}/${rel}`);
-  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [], links: [], limits: { ...DEFAULT_LIMITS } };
+  if (!isDirectory(root)) return { root, base, exists: false, files: [], strays: [], images: [], links: [], limits: { ...DEFAULT_LIMITS }, readAt };
+  const unchanged = (rel: string): KnownFile | undefined => {
+    const k = known?.get(rel);
+    const stat = k && pathStat(join(root, rel));
+    return stat && sameStat(stat, k.stat) ? k : undefined;
+  };
 
   const guard = linkGuard(root);
   const top = topEntries(root, guard);
@@ -152,7 +179,13 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
     const file = label(e.rel);
     try {
       const field = e.into === 'routes' ? 'routesBytes' : 'fileBytes';
-      const read = readWithin(join(root, e.rel), limits[field]);
+      const k = e.into === 'site' ? undefined : unchanged(e.rel);
+      // As if read: the same size decides the same way against the limit.
+      if (k)
+        return k.size > limits[field]
+          ? { ...e, file, tooLarge: { size: k.size, limit: limits[field], field } }
+          : { ...e, file, size: k.size, digest: k.digest, stat: k.stat, unread: true };
+      const { read, stat } = readWithin(join(root, e.rel), limits[field]);
       if (e.into === 'site') limits = limitsOf(Buffer.isBuffer(read) ? read : undefined);
       if (!Buffer.isBuffer(read) || read.length > limits[field]) {
         const size = Buffer.isBuffer(read) ? read.length : read.size;
@@ -160,26 +193,38 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
       }
       const bytes = read;
       held += bytes.length;
-      return { ...e, file, bytes: held <= keepBytes ? bytes : undefined, size: bytes.length, digest: digestOf(bytes) };
+      return { ...e, file, bytes: held <= keepBytes ? bytes : undefined, size: bytes.length, digest: digestOf(bytes), stat };
     } catch (err) {
       return { ...e, file, error: err as NodeJS.ErrnoException };
     }
   });
   const found = top.outside.has(IMAGES_DIR) ? { files: [], strays: [] } : imageFilesIn(root, guard);
   const images = found.files.flatMap((rel): DataImageFile[] => {
+    const k = unchanged(rel);
+    if (k) {
+      const { size, digest, width, height, scripted, stat } = k;
+      return [{ rel, file: label(rel), size, digest, ...(width !== undefined && { width, height }), ...(scripted && { scripted }), stat, unread: true }];
+    }
     let bytes: Buffer;
+    let stat: FileStat | undefined;
     try {
-      bytes = readFileSync(join(root, rel));
+      const fd = openSync(join(root, rel), 'r');
+      try {
+        stat = fileStatOf(fd);
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       found.strays.push(rel); // unreadable: reported as a file the build ignores
       return [];
     }
     const scripted = /\.svg$/i.test(rel) && isScriptedSvg(bytes.toString('utf8'));
-    return [{ rel, file: label(rel), size: bytes.length, digest: digestOf(bytes), ...pixelSize(bytes), ...(scripted && { scripted }) }];
+    return [{ rel, file: label(rel), size: bytes.length, digest: digestOf(bytes), ...pixelSize(bytes), ...(scripted && { scripted }), stat }];
   });
   const strays = [...top.strays, ...listings.flatMap((l) => l.strays), ...found.strays.sort()];
   const links = guard.found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { root, base, exists: true, files, strays, images, links, limits };
+  return { root, base, exists: true, files, strays, images, links, limits, readAt };
 }
 
 /**
@@ -187,12 +232,13 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES): DataSnapsh
  * file is never held in memory. A file that grew past the limit while it was
  * read is returned whole; the caller measures what it got.
  */
-function readWithin(path: string, limit: number): Buffer | { size: number } {
+function readWithin(path: string, limit: number): { read: Buffer | { size: number }; stat?: FileStat } {
   const fd = openSync(path, 'r');
   try {
-    const st = fstatSync(fd);
-    if (st.isFile() && st.size > limit) return { size: st.size };
-    return readFileSync(fd);
+    // Taken before the bytes: a write after it moves the change time, so the record never vouches for newer bytes.
+    const stat = fileStatOf(fd);
+    if (stat && stat.size > BigInt(limit)) return { read: { size: Number(stat.size) } };
+    return { read: readFileSync(fd), stat };
   } finally {
     closeSync(fd);
   }

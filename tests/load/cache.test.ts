@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CODE_DIRS, CODE_PACKAGES, codeFingerprint, defaultCacheDir, entryPath, readEntry, snapshotKey, writeEntry } from '../../src/load/cache.js';
+import { CODE_DIRS, CODE_PACKAGES, codeFingerprint, defaultCacheDir, entryPath, openEntry, readEntry, snapshotKey, writeEntry } from '../../src/load/cache.js';
 import { readDataDir } from '../../src/load/read.js';
 import { scenario } from '../check/fixture.js';
 
@@ -102,6 +102,43 @@ describe('readEntry and writeEntry', () => {
     // and a rewrite repairs it
     writeEntry(path, 'k', value);
     expect(readEntry(path, 'k')).toEqual(value);
+  });
+
+  it('open an entry part by part (openEntry): the same parts, the same misses, and the bytes checked even once the entry is replaced', () => {
+    const path = join(tempDir(), 'check-a.bin');
+    writeEntry(path, 'k', value);
+    const good = readFileSync(path);
+    const entry = openEntry(path, 'k')!;
+    expect(entry.count).toBe(value.length);
+    expect([0, 1, 2].map((i) => entry.part(i))).toEqual(value);
+    expect(openEntry(path, 'other')).toBeUndefined();
+    writeEntry(path, 'k', [Buffer.from('newer')]);
+    expect(entry.part(0)).toEqual(value[0]); // the open file is the one checked; writers rename a new one into place
+    entry.close();
+    expect(() => entry.part(0)).toThrow();
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 2] ^= 0xff;
+    for (const bad of [
+      flipped,
+      good.subarray(0, good.length - 5),
+      Buffer.from('not a cache entry'),
+      Buffer.alloc(0),
+      Buffer.concat([good, Buffer.from('x')]),
+    ]) {
+      writeFileSync(path, bad);
+      expect(openEntry(path, 'k')).toBeUndefined();
+    }
+  });
+
+  it('round-trip an entry of many parts (a 100,000-file catalogue has about a hundred): its header is longer than a kilobyte', () => {
+    const path = join(tempDir(), 'check-a.bin');
+    const many = Array.from({ length: 200 }, (_, i) => Buffer.from(`part ${i}`));
+    expect(writeEntry(path, 'k', many)).toBe(true);
+    expect(readEntry(path, 'k')).toEqual(many);
+    const entry = openEntry(path, 'k')!;
+    expect(entry.count).toBe(200);
+    expect(entry.part(199)).toEqual(many[199]);
+    entry.close();
   });
 
   it('report false instead of throwing when the folder cannot be written', () => {

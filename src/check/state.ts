@@ -1,0 +1,298 @@
+/**
+ * What a check leaves for the next check of the same data directory, as one
+ * cache entry (src/load/cache.ts: checksummed, written to a temp file and
+ * renamed): the key and the report of its result, and for every data file
+ * its path, size, sha1, its stat when that can vouch for the bytes
+ * (src/load/file-stat.ts) and its validated result. The next run reads
+ * unread the files whose stat is unchanged, reuses the report when the key is
+ * the same, and otherwise validates again only the files whose bytes changed.
+ *
+ * Parts, each deserialized only when needed: the file table (small; every
+ * run reads it), the diagnostics, the routes and sizes, and the per-file
+ * results (as large as the catalogue).
+ */
+import { deserialize, serialize } from 'node:v8';
+import type { BodyRef, Catalogue } from '../core/catalogue.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { assembleCatalogue, type AssemblyPlan, type ValidatedFile } from '../load/assemble.js';
+import type { FileStat, KnownFile } from '../load/file-stat.js';
+import { isSettled, sameStat } from '../load/file-stat.js';
+import type { PreviousFiles } from '../load/index.js';
+import type { EntryReader } from '../load/cache.js';
+import type { DataImageFile, DataSnapshot } from '../load/read.js';
+import type { CatalogueSizes } from './report.js';
+import type { ResolvedRoute } from './index.js';
+
+/** The files' table: columns, so that a hundred thousand files are a few arrays rather than as many objects. */
+interface FileTable {
+  /** The data key of the stored result (see snapshotKey in src/load/cache.ts). */
+  key: string;
+  /** The context the results were validated in (see validationContext in src/load/index.ts). */
+  context: string;
+  rels: string[];
+  /** Each file's sha1, 40 hex digits each, in order. */
+  digests: string;
+  sizes: number[];
+  /** Five per file (device, inode, size, modification and change times in ns); used only where `settled` is 1. */
+  stats: BigInt64Array;
+  settled: Uint8Array;
+  images: Array<Omit<DataImageFile, 'file' | 'unread' | 'stat'> & { stat?: FileStat }>;
+}
+
+/** The per-file results, in the table's order; `kept[i]` is 0 for a result that is not reusable (unread). */
+interface Results {
+  kept: Uint8Array;
+  values: unknown[];
+  bodies: Array<BodyRef | undefined>;
+  /** Only the files that have diagnostics: [index, diagnostics]. */
+  diagnostics: Array<[number, Diagnostic[]]>;
+}
+
+export interface Report {
+  diagnostics: Diagnostic[];
+  routes: ResolvedRoute[];
+  sizes: CatalogueSizes | null;
+}
+
+/** What a run leaves: the snapshot it read, the results of its load and the report of its check. */
+export interface RunOutcome {
+  key: string;
+  snapshot: DataSnapshot;
+  context: string;
+  files: readonly ValidatedFile[];
+  report: Report;
+}
+
+/** An entry's parts, made one at a time as they are written (see writeEntryParts in src/load/cache.ts). */
+export interface Parts {
+  count: number;
+  make(i: number): Uint8Array;
+}
+
+/** Files per part of the results: encoded and written a part at a time, they never need a buffer the size of the catalogue (the shipped one has two parts). */
+const FILES_PER_PART = 1024;
+
+export function packState({ key, snapshot, context, files, report }: RunOutcome): Parts {
+  const { diagnostics, routes, sizes } = report;
+  const heads = [() => fileTable(key, context, snapshot), () => diagnostics, () => ({ routes, sizes })];
+  return {
+    count: heads.length + Math.ceil(files.length / FILES_PER_PART),
+    make(i) {
+      if (i < heads.length) return serialize(heads[i]());
+      const from = (i - heads.length) * FILES_PER_PART;
+      const slice = files.slice(from, from + FILES_PER_PART);
+      return serialize({
+        kept: Uint8Array.from(slice, (r) => (r.unread ? 0 : 1)),
+        values: slice.map((r) => r.value),
+        bodies: slice.map((r) => r.body),
+        diagnostics: slice.flatMap((r, k): Array<[number, Diagnostic[]]> => (r.diagnostics.length > 0 ? [[from + k, r.diagnostics]] : [])),
+      } satisfies Results);
+    },
+  };
+}
+
+/** A file's stat is recorded when it can vouch for the bytes: settled, or vouched for already (taken unread). */
+const vouches = (f: { stat?: FileStat; unread?: true }, readAt: bigint): boolean => f.stat !== undefined && (f.unread === true || isSettled(f.stat, readAt));
+
+function fileTable(key: string, context: string, snapshot: DataSnapshot): FileTable {
+  const n = snapshot.files.length;
+  const stats = new BigInt64Array(5 * n);
+  const settled = new Uint8Array(n);
+  snapshot.files.forEach((f, i) => {
+    if (!f.stat || !vouches(f, snapshot.readAt)) return;
+    settled[i] = 1;
+    stats.set([f.stat.dev, f.stat.ino, f.stat.size, f.stat.mtimeNs, f.stat.ctimeNs], 5 * i);
+  });
+  return {
+    key,
+    context,
+    rels: snapshot.files.map((f) => f.rel),
+    digests: snapshot.files.map((f) => f.digest!).join(''),
+    sizes: snapshot.files.map((f) => f.size!),
+    stats,
+    settled,
+    images: snapshot.images.map(({ rel, size, digest, width, height, scripted, stat, unread }) => ({
+      rel,
+      size,
+      digest,
+      ...(width !== undefined && { width, height }),
+      ...(scripted && { scripted }),
+      ...(stat && vouches({ stat, unread }, snapshot.readAt) && { stat }),
+    })),
+  };
+}
+
+/** A stored state, read lazily: only its file table is decoded up front. */
+export interface StoredState {
+  key: string;
+  /** Files (and images) whose settled stat vouches for their size and sha1, by path relative to the data directory. */
+  known: Pick<ReadonlyMap<string, KnownFile>, 'get'>;
+  /** The sha1 each file had, by path relative to the data directory. */
+  digestOf(rel: string): string | undefined;
+  /** The stored report's diagnostics; undefined if they cannot be decoded. */
+  diagnostics(): Diagnostic[] | undefined;
+  /** The stored report, its catalogue assembled (on first read) from the stored results by `plan`: the snapshot whose key is `key`. */
+  report(plan: AssemblyPlan, lean: boolean): (Report & { catalogue: Catalogue | null }) | undefined;
+  /** The stored per-file results, to be reused for files whose bytes did not change. */
+  previous(): PreviousFiles | undefined;
+  /** Closes the entry: nothing not yet decoded can be decoded after this. */
+  release(): void;
+  /**
+   * For a run whose key is the stored one: the entry again with the stats
+   * of the files this run read and that can now vouch for them (so the next
+   * run need not read them), or undefined when there are none.
+   */
+  withSettledStats(snapshot: DataSnapshot): Parts | undefined;
+}
+
+/** Undoes `packState`, reading each part of the entry when it is needed; undefined for another layout (then nothing of it is used). */
+export function unpackState(entry: EntryReader): StoredState | undefined {
+  let table: FileTable;
+  try {
+    if (entry.count < 3) throw new Error('another layout');
+    table = deserialize(entry.part(0)) as FileTable;
+    if (!isTable(table)) throw new Error('another layout');
+  } catch {
+    entry.close();
+    return undefined;
+  }
+  const { rels, digests, sizes, stats, settled } = table;
+  const index = new Map<string, number>();
+  rels.forEach((rel, i) => index.set(rel, i));
+  const images = new Map<string, KnownFile>();
+  for (const { rel, stat, ...image } of table.images) if (stat) images.set(rel, { ...image, stat });
+  // Made when asked for, not kept: a hundred thousand records would be as many objects held for the whole run.
+  const known = {
+    get(rel: string): KnownFile | undefined {
+      const i = index.get(rel);
+      if (i === undefined) return images.get(rel);
+      if (settled[i] !== 1) return undefined;
+      const s = stats.subarray(5 * i, 5 * i + 5);
+      return { stat: { dev: s[0], ino: s[1], size: s[2], mtimeNs: s[3], ctimeNs: s[4] }, size: sizes[i], digest: digests.slice(40 * i, 40 * i + 40) };
+    },
+  };
+  const digestOf = (rel: string) => {
+    const i = index.get(rel);
+    return i === undefined ? undefined : digests.slice(40 * i, 40 * i + 40);
+  };
+  let held: EntryReader | undefined = entry;
+  const decode = <T>(i: number, valid: (v: unknown) => boolean): T | undefined => {
+    if (!held) return undefined;
+    try {
+      const v = deserialize(held.part(i)) as unknown;
+      return valid(v) ? (v as T) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  /** The results' parts, decoded one at a time and joined. */
+  const results = (): Results | undefined => {
+    const joined: Results = { kept: new Uint8Array(rels.length), values: [], bodies: [], diagnostics: [] };
+    for (let i = 3; i < entry.count; i++) {
+      const r = decode<Results>(i, isResults);
+      if (!r || joined.values.length + r.values.length > rels.length) return undefined;
+      joined.kept.set(r.kept, joined.values.length);
+      for (const v of r.values) joined.values.push(v);
+      for (const b of r.bodies) joined.bodies.push(b);
+      for (const d of r.diagnostics) joined.diagnostics.push(d);
+    }
+    return joined.values.length === rels.length ? joined : undefined;
+  };
+  return {
+    key: table.key,
+    known,
+    release: () => {
+      held?.close();
+      held = undefined;
+    },
+    withSettledStats(snapshot) {
+      // site.json is read every time: its stat is new only if it is not the one recorded.
+      const recorded = (f: { rel: string; stat?: FileStat }) => {
+        const k = known.get(f.rel);
+        return k !== undefined && f.stat !== undefined && sameStat(k.stat, f.stat);
+      };
+      const newly = [...snapshot.files, ...snapshot.images].some((f) => !f.unread && f.digest !== undefined && vouches(f, snapshot.readAt) && !recorded(f));
+      if (!newly || !held) return undefined;
+      // The other parts are the same bytes: they are not decoded and encoded again.
+      const open = held;
+      return { count: open.count, make: (i) => (i === 0 ? serialize(fileTable(table.key, table.context, snapshot)) : open.part(i)) };
+    },
+    digestOf,
+    diagnostics: () => decode<Diagnostic[]>(1, Array.isArray),
+    report(plan, lean) {
+      const diagnostics = decode<Diagnostic[]>(1, Array.isArray);
+      const rest = decode<Omit<Report, 'diagnostics'>>(2, (v) => typeof v === 'object' && v !== null && Array.isArray((v as Report).routes));
+      if (!diagnostics || !rest) return undefined;
+      const { routes, sizes } = rest;
+      if (sizes === null) return { catalogue: null, diagnostics, routes, sizes };
+      let catalogue: Catalogue | undefined;
+      const report = { diagnostics, routes, sizes } as Report & { catalogue: Catalogue | null };
+      // The catalogue is most of the entry, and `site check` reports without it: decoded when first read.
+      Object.defineProperty(report, 'catalogue', {
+        enumerable: true,
+        get: () => {
+          if (catalogue === undefined) {
+            const r = results();
+            if (!r) throw new Error('the check cache entry could not be decoded'); // not reached: its checksum held
+            catalogue = assembleStored(plan, r, lean);
+            held?.close();
+            held = undefined;
+          }
+          return catalogue;
+        },
+      });
+      return report;
+    },
+    previous() {
+      const r = results();
+      if (!r) return undefined;
+      const diagnostics = new Map(r.diagnostics);
+      return {
+        context: table.context,
+        get(rel) {
+          const i = index.get(rel);
+          if (i === undefined || r.kept[i] !== 1) return undefined;
+          const body = r.bodies[i];
+          return { digest: digests.slice(40 * i, 40 * i + 40), result: { value: r.values[i], diagnostics: diagnostics.get(i) ?? [], ...(body && { body }) } };
+        },
+      };
+    },
+  };
+}
+
+/** The catalogue a stored result had: its body references without the links, which only the check reads. */
+function assembleStored(plan: AssemblyPlan, r: Results, lean: boolean): Catalogue {
+  for (const body of r.bodies) if (body) body.links = [];
+  return assembleCatalogue(
+    plan,
+    r.values.map((value, i) => ({ value, diagnostics: [], ...(r.bodies[i] && { body: r.bodies[i] }) })),
+    lean,
+  );
+}
+
+function isTable(t: unknown): t is FileTable {
+  if (typeof t !== 'object' || t === null) return false;
+  const { key, context, rels, digests, sizes, stats, settled, images } = t as FileTable;
+  const n = Array.isArray(rels) ? rels.length : -1;
+  return (
+    typeof key === 'string' &&
+    typeof context === 'string' &&
+    n >= 0 &&
+    typeof digests === 'string' &&
+    digests.length === 40 * n &&
+    Array.isArray(sizes) &&
+    sizes.length === n &&
+    stats instanceof BigInt64Array &&
+    stats.length === 5 * n &&
+    settled instanceof Uint8Array &&
+    settled.length === n &&
+    Array.isArray(images)
+  );
+}
+
+function isResults(r: unknown): r is Results {
+  if (typeof r !== 'object' || r === null) return false;
+  const { kept, values, bodies, diagnostics } = r as Results;
+  const n = kept instanceof Uint8Array ? kept.length : -1;
+  return n >= 0 && Array.isArray(values) && values.length === n && Array.isArray(bodies) && bodies.length === n && Array.isArray(diagnostics);
+}

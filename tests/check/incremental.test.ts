@@ -1,0 +1,284 @@
+/**
+ * The incremental check (src/check/run.ts, src/check/state.ts): after any
+ * sequence of edits to a copy of the shipped data/, a check that reuses its
+ * cache gives exactly what a check from scratch gives, lean and whole, and
+ * validates only the files whose bytes changed.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkDataDir, type CheckResult } from '../../src/check/run.js';
+import type { Catalogue } from '../../src/core/catalogue.js';
+import { isSettled, RACY_NS } from '../../src/load/file-stat.js';
+
+const DATA = resolve(import.meta.dirname, '../../data');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+function copyOfData(): string {
+  const data = join(tempDir('site-incremental-'), 'data');
+  cpSync(DATA, data, { recursive: true });
+  return data;
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Long enough for every file written before it to have a settled stat (src/load/file-stat.ts). */
+const settle = () => sleep(Number(RACY_NS / 1_000_000n) + 200);
+
+/** The part of a catalogue that toEqual cannot see: each entity's file (a WeakMap) and body reference. */
+function hidden(c: Catalogue): unknown {
+  const all = [c.site, c.routes, ...c.routes, ...c.categories, ...c.products, ...c.articles, ...c.news, ...c.pages];
+  return { sources: all.map((e) => c.sourceOf.get(e)), bodies: [...c.products, ...c.articles, ...c.news].map((e) => c.bodies?.get(e)) };
+}
+
+function expectSame(actual: CheckResult, expected: CheckResult, step: string): void {
+  expect(actual.diagnostics, step).toEqual(expected.diagnostics);
+  expect(actual.routes, step).toEqual(expected.routes);
+  expect(actual.sizes, step).toEqual(expected.sizes);
+  expect(actual.catalogue === null, step).toBe(expected.catalogue === null);
+  if (actual.catalogue && expected.catalogue) {
+    const { sourceOf: _a, bodies: _ab, ...a } = actual.catalogue;
+    const { sourceOf: _b, bodies: _bb, ...b } = expected.catalogue;
+    expect(a, step).toEqual(b);
+    expect(hidden(actual.catalogue), step).toEqual(hidden(expected.catalogue));
+  }
+}
+
+/** A small seeded generator (mulberry32): a failing sequence can be replayed with SITE_TEST_SEED. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SITE_EDITS = ['textChars', 'fileBytes', 'fileBytes', 'name', 'textChars', 'itemsPerPage'] as const;
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8'));
+const writeJson = (file: string, value: Json) => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+
+/** The edits a content editor makes; each returns what it did, and how many files' bytes it changed at most. */
+function editor(data: string, rand: () => number) {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  const files = (dir: string) => readdirSync(join(data, dir)).filter((n) => n.endsWith('.json'));
+  const broken = new Map<string, Buffer>();
+  let serial = 0;
+  let siteEdits = 0;
+  return {
+    editBody(): string {
+      const dir = pick(['articles', 'products', 'news'] as const);
+      const name = pick(files(dir));
+      const file = join(data, dir, name);
+      const doc = readJson(file);
+      const field = dir === 'products' ? 'description' : 'body';
+      // A link in the text: the check's link rules read it from the body (a lean load keeps it in the BodyRef).
+      const href = pick(['/products', '/no-such-page', 'https://example.com/x', 'javascript:alert(1)']);
+      doc[field] = [...(doc[field] ?? []), { type: 'paragraph', text: [`Edit ${++serial} `, { text: 'see', href }] }];
+      writeJson(file, doc);
+      return `body of ${dir}/${name} (link ${href})`;
+    },
+    editName(): string {
+      const dir = pick(['articles', 'products', 'categories'] as const);
+      const name = pick(files(dir));
+      const file = join(data, dir, name);
+      const doc = readJson(file);
+      const field = dir === 'articles' ? 'headline' : 'name';
+      doc[field] = rand() < 0.2 ? '' : `${doc[field]} ${++serial}`;
+      writeJson(file, doc);
+      return `${field} of ${dir}/${name}`;
+    },
+    breakJson(): string {
+      const dir = pick(['articles', 'products', 'pages'] as const);
+      const name = pick(files(dir));
+      const file = join(data, dir, name);
+      const bytes = readFileSync(file);
+      broken.set(file, bytes);
+      writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+      return `broke ${dir}/${name}`;
+    },
+    fixJson(): string {
+      const [file, bytes] = [...broken][0] ?? [];
+      if (!file) return 'nothing to fix';
+      broken.delete(file);
+      writeFileSync(file, bytes!);
+      return `fixed ${file}`;
+    },
+    addProduct(): string {
+      const name = pick(files('products'));
+      const doc = readJson(join(data, 'products', name));
+      serial++;
+      doc.id = `${doc.id.slice(0, 24)}${String(serial).padStart(8, '0')}`;
+      doc.slug = `${doc.slug}-copy-${serial}`;
+      writeJson(join(data, 'products', `${doc.slug}.json`), doc);
+      return `added products/${doc.slug}.json`;
+    },
+    deleteProduct(): string {
+      const name = pick(files('products'));
+      rmSync(join(data, 'products', name));
+      return `deleted products/${name}`;
+    },
+    renameFile(): string {
+      const dir = pick(['articles', 'products'] as const);
+      const name = pick(files(dir));
+      renameSync(join(data, dir, name), join(data, dir, `renamed-${++serial}-${name}`));
+      return `renamed ${dir}/${name}`;
+    },
+    editSite(): string {
+      const file = join(data, 'site.json');
+      const doc = readJson(file);
+      // In turn, so that a short sequence sets and clears each limit (after fileBytes, a file over it: nothing is cached).
+      const what = SITE_EDITS[siteEdits++ % SITE_EDITS.length];
+      if (what === 'name') doc.name = `${doc.name} ${++serial}`;
+      // Limits change what validating every other file gives: long texts become warnings, large files errors.
+      else if (what === 'textChars') doc.limits = { ...doc.limits, textChars: doc.limits?.textChars === 400 ? 100_000 : 400 };
+      else if (what === 'fileBytes') doc.limits = { ...doc.limits, fileBytes: doc.limits?.fileBytes === 6000 ? 5 * 1024 * 1024 : 6000 };
+      else doc.itemsPerPage = { ...doc.itemsPerPage, products: (doc.itemsPerPage?.products ?? 12) + 1 };
+      writeJson(file, doc);
+      return `site.json ${what}`;
+    },
+    editRoutes(): string {
+      const file = join(data, 'routes.json');
+      const routes = readJson(file) as Json[];
+      const i = Math.floor(rand() * routes.length);
+      const what = pick(['title', 'remove', 'repeat'] as const);
+      if (what === 'title') routes[i].meta.title = `${routes[i].meta.title} ${++serial}`;
+      else if (what === 'remove') routes.splice(i, 1);
+      else routes.push({ ...routes[i] });
+      writeJson(file, routes);
+      return `routes.json: ${what} /${i}`;
+    },
+    touch(): string {
+      const name = pick(files('articles'));
+      const file = join(data, 'articles', name);
+      writeFileSync(file, readFileSync(file)); // same bytes, new times
+      return `rewrote articles/${name} unchanged`;
+    },
+  };
+}
+
+describe('the incremental check', () => {
+  it('gives after every edit of a random sequence exactly what a check from scratch gives, lean and whole', async () => {
+    const seed = Number(process.env.SITE_TEST_SEED) || 21;
+    const rand = random(seed);
+    const data = copyOfData();
+    const cacheDir = tempDir('site-incremental-cache-');
+    const edit = editor(data, rand);
+    const ops = Object.keys(edit) as Array<keyof typeof edit>;
+    // Every kind of edit at least once (site.json's three times: see SITE_EDITS), in random order, then a few at random.
+    const planned = [...ops, 'editSite', 'editSite', 'fixJson'] as Array<keyof typeof edit>;
+    for (let i = planned.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [planned[i], planned[j]] = [planned[j], planned[i]];
+    }
+    const schedule = [...planned, ...Array.from({ length: 3 }, () => ops[Math.floor(rand() * ops.length)])];
+    const files = readdirSync(data, { recursive: true }).filter((n) => String(n).endsWith('.json')).length;
+
+    // Let the copy's stats settle once, so that unchanged files are then taken unread.
+    await settle();
+    for (const lean of [true, false]) await checkDataDir(data, { cacheDir, lean });
+    let step = `seed ${seed}, no edit`;
+    for (let n = 0; n <= schedule.length; n++) {
+      for (const lean of [true, false]) {
+        const incremental = await checkDataDir(data, { cacheDir, lean });
+        const scratch = await checkDataDir(data, { cacheDir: false, lean });
+        expectSame(incremental, scratch, `${step} (${lean ? 'lean' : 'whole'})`);
+        expect(incremental.validated + incremental.reused, step).toBe(scratch.validated);
+        expect(scratch.reused).toBe(0);
+        if (step.endsWith('no edit')) expect(incremental.validated, step).toBe(0);
+        // Only the edited file is validated again, unless site.json's limits changed (they are every file's context)
+        // or a file is over them (then nothing is cached).
+        const cached = incremental.key !== undefined;
+        expect(cached, step).toBe(!scratch.diagnostics.some((d) => d.code === 'load/file-too-large'));
+        if (cached && !step.includes('site.json')) expect(incremental.validated, step).toBeLessThanOrEqual(1);
+        expect(incremental.read, step).toBeLessThan(files / 2);
+      }
+      if (n < schedule.length) step = `seed ${seed}, step ${n}: ${edit[schedule[n]]()}`;
+    }
+  }, 120_000);
+
+  it('does not read a file whose stat is settled and unchanged, and reads again one written just before the check', async () => {
+    const data = copyOfData();
+    const cacheDir = tempDir('site-incremental-cache-');
+    const first = await checkDataDir(data, { cacheDir, lean: true });
+    expect(first.read).toBe(first.validated);
+    // Copied within RACY_NS of the check: their stats cannot vouch for the bytes yet.
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBeGreaterThan(1);
+    await settle();
+    // Read once more, now that they have aged (the run stores their stats though nothing changed); from then on their stats vouch for them.
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBeGreaterThan(1);
+    const quiet = await checkDataDir(data, { cacheDir, lean: true });
+    expect(quiet.read).toBe(1); // site.json, which is always read
+    expect(quiet.validated).toBe(0);
+    // Nothing new to record: the entry is read, not written again.
+    const [entry] = readdirSync(cacheDir);
+    const ino = statSync(join(cacheDir, entry)).ino;
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(1);
+    expect(readdirSync(cacheDir)).toEqual([entry]);
+    expect(statSync(join(cacheDir, entry)).ino).toBe(ino);
+
+    const file = join(data, 'articles', readdirSync(join(data, 'articles'))[0]);
+    writeJson(file, { ...readJson(file), headline: 'Racily clean' });
+    const racy = await checkDataDir(data, { cacheDir, lean: true });
+    expect([racy.read, racy.validated]).toEqual([2, 1]);
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(2); // still too new to vouch for itself
+    await settle();
+    await checkDataDir(data, { cacheDir, lean: true });
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(1);
+  }, 30_000);
+
+  it('notices bytes changed under an old modification time: the change time moves', async () => {
+    const data = copyOfData();
+    const cacheDir = tempDir('site-incremental-cache-');
+    await settle();
+    await checkDataDir(data, { cacheDir, lean: true });
+    expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(1);
+
+    const file = join(data, 'products', readdirSync(join(data, 'products'))[0]);
+    const ref = join(tempDir('site-incremental-ref-'), 'ref');
+    writeFileSync(ref, '');
+    execFileSync('touch', ['-r', file, ref]); // its times, to the nanosecond (utimes in node rounds them)
+    const before = statSync(file, { bigint: true });
+    const text = readFileSync(file, 'utf8');
+    // "id": "<hex>" → a character that is not hex: same size, an error, and the old modification time put back.
+    const changed = text.replace(/("id":\s*")(.)/, (_, head: string, c: string) => `${head}${c === 'z' ? 'y' : 'z'}`);
+    expect(changed.length).toBe(text.length);
+    writeFileSync(file, changed);
+    execFileSync('touch', ['-r', ref, file]);
+    expect(statSync(file, { bigint: true }).mtimeNs).toBe(before.mtimeNs);
+
+    const after = await checkDataDir(data, { cacheDir, lean: true });
+    expect(after.read).toBe(2);
+    expectSame(after, await checkDataDir(data, { cacheDir: false, lean: true }), 'same size, old mtime');
+    expect(after.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(file.slice(data.length)))).toBe(true);
+  }, 30_000);
+
+  it('does everything from scratch with cacheDir: false', async () => {
+    const data = copyOfData();
+    const result = await checkDataDir(data, { cacheDir: false, lean: true });
+    expect(result.reused).toBe(0);
+    expect(result.validated).toBe(result.read);
+    expect(result.key).toBeUndefined();
+  });
+});
+
+describe('isSettled', () => {
+  const stat = (mtimeNs: bigint, ctimeNs: bigint) => ({ dev: 1n, ino: 2n, size: 3n, mtimeNs, ctimeNs });
+  const readAt = 1_700_000_000_000_000_000n;
+  it('trusts a stat only when both its times are older than the read by more than RACY_NS', () => {
+    expect(isSettled(stat(readAt - RACY_NS - 1n, readAt - RACY_NS - 1n), readAt)).toBe(true);
+    expect(isSettled(stat(readAt - RACY_NS, readAt - RACY_NS - 1n), readAt)).toBe(false);
+    expect(isSettled(stat(readAt - RACY_NS - 1n, readAt - 1n), readAt)).toBe(false); // an old mtime put back on new bytes
+    expect(isSettled(stat(readAt + 1n, readAt + 1n), readAt)).toBe(false);
+  });
+});

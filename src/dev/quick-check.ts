@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { CheckResult } from '../check/run.js';
 import type { Catalogue } from '../core/catalogue.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { nowNs } from '../load/file-stat.js';
 import { limitsOf } from '../load/limits.js';
 import { COLLECTION_DIRS, type CollectionName, type DataFile, type DataSnapshot, digestOf } from '../load/read.js';
 
@@ -56,7 +57,7 @@ export async function quickCheck(base: QuickBase, changed: readonly string[]): P
   }
 
   const [{ validateData }, { checkCatalogue, compareDiagnostics }] = await stages();
-  const snapshot: DataSnapshot = { root, base: dataDir, exists: true, files, strays: [], images: [], links: [], limits };
+  const snapshot: DataSnapshot = { root, base: dataDir, exists: true, files, strays: [], images: [], links: [], limits, readAt: nowNs() };
   const loaded = validateData(snapshot);
   if (loaded.catalogue === null || loaded.diagnostics.some((d) => d.severity === 'error')) return null;
 
@@ -85,5 +86,13 @@ export async function quickCheck(base: QuickBase, changed: readonly string[]): P
   if (diagnostics.some((d) => d.severity === 'error')) return null;
   // The route registry is the last one's (routes.json did not change): its resolution is the same array, which
   // the caller may recognise (its plan is kept by it).
-  return { catalogue, diagnostics, routes: result.routes, sizes: result.sizes };
+  return {
+    catalogue,
+    diagnostics,
+    routes: result.routes,
+    sizes: result.sizes,
+    validated: files.length,
+    reused: Math.max(0, result.validated + result.reused - files.length),
+    read: files.length,
+  };
 }

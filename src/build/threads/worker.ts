@@ -218,14 +218,18 @@ async function renderRoutes(
     const entity = body === undefined ? undefined : detailEntity.get(route.nodeid);
     try {
       if (entity !== undefined) entity[body!.field] = readBody(body!);
-      const render = () => {
-        const parts = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
-        return { parts, facts: api.routeFacts(model, route) };
-      };
-      const made = record === undefined ? { value: render(), reads } : recordReads(render);
-      document = made.value.parts;
-      facts = made.value.facts;
-      reads = made.reads;
+      if (record === undefined) {
+        document = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
+        facts = api.routeFacts(model, route);
+      } else {
+        const made = recordReads(() => {
+          const parts = api.renderRouteParts ? api.renderRouteParts(model, route) : { parts: [api.renderRoute(model, route)] };
+          return { parts, facts: api.routeFacts(model, route) };
+        });
+        document = made.value.parts;
+        facts = made.value.facts;
+        reads = made.reads;
+      }
     } catch (err) {
       // A data file changed since the check is not the template's fault.
       const template = err instanceof BodyChangedError ? undefined : api.TEMPLATE_OF?.[route.screen];

@@ -53,10 +53,11 @@ const RENDER_MODULE = new URL('../render/index.js', import.meta.url).href;
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const clock = stopwatch();
   const outDir = path.resolve(options.outDir);
-  type Outcome = Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'outDir' | 'timings'>;
+  type Outcome = Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'outDir' | 'timings' | 'checkFiles'>;
+  let checkFiles: BuildResult['checkFiles'] = { validated: 0, reused: 0, read: 0 };
   const finish = (outcome: Outcome): BuildResult => {
     const counts = countBySeverity(outcome.diagnostics);
-    return { ...outcome, errors: counts.error, warnings: counts.warning, seconds: clock.seconds(), outDir, timings: clock.timings };
+    return { ...outcome, checkFiles, errors: counts.error, warnings: counts.warning, seconds: clock.seconds(), outDir, timings: clock.timings };
   };
 
   // Before anything else: an earlier build killed during its swap may have left no output (output/atomic.ts).
@@ -79,6 +80,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // check
     const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false });
     clock.lap('check');
+    checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
     // Under --strict a warning is an error, exactly as `site check --strict` reports it.
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
     const checkCounts = countCatalogue(checked.sizes, checked.routes, checkDiagnostics);

@@ -1,6 +1,6 @@
 /** What `site build` takes and returns as a library call, and the records its phases pass along. */
 import type { ResolvedRoute } from '../check/index.js';
-import type { CheckCounts } from '../check/report.js';
+import type { CheckCounts, CheckedFiles } from '../check/report.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 
 export interface BuildOptions {
@@ -49,6 +49,8 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** What the check stage counted (routes per screen kind, content totals), as `site check` reports it. */
   checkCounts: CheckCounts;
+  /** Data files the check validated, took from its cache, and read (an incremental check validates only the edited ones). */
+  checkFiles: CheckedFiles;
   /** HTML pages written: one per resolved route, plus 404.html and 500.html. */
   pages: number;
   /**

@@ -119,7 +119,14 @@ function verdict(c: Record<Severity, number>, paint: Paint): string {
   return c.error > 0 ? paint.red(paint.bold(`✖ The catalogue has problems: ${tally}.`)) : paint.green(`✔ The catalogue is consistent: ${tally}.`);
 }
 
-export function formatJson(diagnostics: readonly Diagnostic[], counts: CheckCounts): string {
+/** How many data files a check validated, took from its cache, and read (see CheckResult). */
+export interface CheckedFiles {
+  validated: number;
+  reused: number;
+  read: number;
+}
+
+export function formatJson(diagnostics: readonly Diagnostic[], counts: CheckCounts, files?: CheckedFiles): string {
   const doc = {
     diagnostics: diagnostics.map((d) => ({
       code: d.code,
@@ -131,6 +138,7 @@ export function formatJson(diagnostics: readonly Diagnostic[], counts: CheckCoun
       message: d.message,
     })),
     counts,
+    ...(files && { files }),
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }

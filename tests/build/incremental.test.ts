@@ -8,6 +8,7 @@
  * SITE_PROPERTY_SEED=<n> replays one sequence.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ interface BuildOutcome {
   rendered: number;
   reused: number;
   pages: number;
+  checkFiles: { validated: number; reused: number; read: number };
   diagnostics: Array<{ code: string; file: string; message: string }>;
 }
 
@@ -42,6 +44,11 @@ function buildJson(options: Record<string, unknown>, cacheDir: string): Promise<
       }
     });
   });
+}
+
+/** Each file's sha1 by its path: comparing thousands of pages as buffers deep-equal takes the test runner minutes. */
+function digests(dir: string): Map<string, string> {
+  return new Map([...snapshot(dir)].map(([file, bytes]) => [file, createHash('sha1').update(bytes).digest('hex')]));
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same edits. */
@@ -211,7 +218,7 @@ describe('incremental builds', () => {
     expect(first.rendered).toBe(total);
 
     const kinds = Object.keys(EDITS);
-    const order = [...kinds, 'template', 'broken', catalogue.pick(kinds)];
+    const order = [...kinds, 'template', 'broken'];
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
@@ -223,11 +230,11 @@ describe('incremental builds', () => {
         // A failed incremental build leaves the output as it was, and the next one goes on from it.
         const { file } = catalogue.withRoute('articles', 'article');
         const before = readFileSync(path.join(data, file));
-        const output = snapshot(out);
+        const output = digests(out);
         writeFileSync(path.join(data, file), '{ "id": ');
         const failed = await incremental();
         expect(failed.ok, context).toBe(false);
-        expect(snapshot(out), context).toEqual(output);
+        expect(digests(out), context).toEqual(output);
         writeFileSync(path.join(data, file), before);
         continue;
       }
@@ -236,8 +243,16 @@ describe('incremental builds', () => {
       let everywhere: boolean | undefined = true;
       if (kind === 'template') writeTemplate(++templateVersion);
       else ({ what, rendered: bound, everywhere } = EDITS[kind](catalogue, step, rand));
+      const before = kind === 'nothing' ? digests(out) : undefined;
       const built = await incremental();
       expect(built.ok, `${context} (${what}): ${JSON.stringify(built.diagnostics)}`).toBe(true);
+      if (before !== undefined) {
+        // Nothing changed: the output is the same bytes as before, and nothing was rendered or validated again.
+        expect(digests(out), context).toEqual(before);
+        expect(built.rendered, context).toBe(0);
+        expect(built.checkFiles.validated, context).toBe(0);
+        continue;
+      }
       const { result, dir } = await clean(step);
       expect(result.ok, context).toBe(true);
       expect(result.rendered, context).toBe(result.pages - 2);
@@ -250,8 +265,14 @@ describe('incremental builds', () => {
       if (everywhere === true) expect(built.rendered, `${context} (${what}): every page shows it`).toBe(result.pages - 2);
       else expect(built.rendered, `${context} (${what}): renders only what the edit touches`).toBeLessThan((result.pages - 2) / 4);
       if (bound !== undefined) expect(built.rendered, `${context} (${what})`).toBeLessThanOrEqual(bound);
+      // The check is incremental too: an edited article is validated again, with at most the file the step before
+      // changed (a broken file put back is new bytes to the check's cache), not the catalogue's 1,300.
+      if (kind === 'articleBody' || kind === 'articleHeadline') {
+        expect(built.checkFiles.validated, context).toBeGreaterThanOrEqual(1);
+        expect(built.checkFiles.validated, context).toBeLessThanOrEqual(2);
+      }
       rmSync(dir, { recursive: true, force: true });
     }
     rmSync(work, { recursive: true, force: true });
-  }, 600_000);
+  }, 1_500_000);
 });

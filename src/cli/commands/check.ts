@@ -46,7 +46,7 @@ async function runCheck(opts: CheckOptions): Promise<number> {
   const counts = report.countCatalogue(result.sizes, result.routes, diagnostics);
 
   let out: string;
-  if (opts.json) out = report.formatJson(diagnostics, counts);
+  if (opts.json) out = report.formatJson(diagnostics, counts, { validated: result.validated, reused: result.reused, read: result.read });
   else {
     out = report.formatText(diagnostics, counts, painter(colorEnabled(process.stdout)));
     if (process.env.GITHUB_ACTIONS === 'true') out += report.formatAnnotations(diagnostics);

@@ -10,9 +10,9 @@ export function nodeIdFor(key: string): string {
   return createHash('md5').update(key).digest('hex');
 }
 
-/** mulberry32: tiny, fast and good enough to vary wording; seeded per use so order of calls elsewhere cannot shift it. */
-export function prng(seed: string): () => number {
-  let a = parseInt(nodeIdFor(seed).slice(0, 8), 16) >>> 0;
+/** mulberry32: tiny, fast and good enough to vary wording or to pick a test's edits; the same seed, the same numbers. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -20,6 +20,11 @@ export function prng(seed: string): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** mulberry32 seeded by a key, per use, so the order of calls elsewhere cannot shift it. */
+export function prng(seed: string): () => number {
+  return mulberry32(parseInt(nodeIdFor(seed).slice(0, 8), 16));
 }
 
 export function pick<T>(rand: () => number, items: readonly T[]): T {

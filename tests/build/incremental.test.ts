@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../scripts/catalogue/util.js';
 import { ROOT, requireCompiled, snapshot } from './helpers.js';
 
 interface BuildOutcome {
@@ -49,18 +50,6 @@ function buildJson(options: Record<string, unknown>, cacheDir: string): Promise<
 /** Each file's sha1 by its path: comparing thousands of pages as buffers deep-equal takes the test runner minutes. */
 function digests(dir: string): Map<string, string> {
   return new Map([...snapshot(dir)].map(([file, bytes]) => [file, createHash('sha1').update(bytes).digest('hex')]));
-}
-
-/** A small seeded generator (mulberry32): the same seed, the same edits. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Json = Record<string, unknown> & { [k: string]: any };
@@ -185,7 +174,7 @@ describe('incremental builds', () => {
 
   it('after every edit of a random sequence, the output is the bytes of a clean --no-cache build', async () => {
     const seed = Number(process.env.SITE_PROPERTY_SEED ?? 20261126);
-    const rand = random(seed);
+    const rand = mulberry32(seed);
     const work = mkdtempSync(path.join(tmpdir(), 'site-incremental-'));
     const data = path.join(work, 'data');
     cpSync(path.join(ROOT, 'data'), data, { recursive: true });

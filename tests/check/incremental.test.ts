@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../scripts/catalogue/util.js';
 import { checkDataDir, type CheckResult } from '../../src/check/run.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { isSettled, RACY_NS } from '../../src/load/file-stat.js';
@@ -49,18 +50,6 @@ function expectSame(actual: CheckResult, expected: CheckResult, step: string): v
     expect(a, step).toEqual(b);
     expect(hidden(actual.catalogue), step).toEqual(hidden(expected.catalogue));
   }
-}
-
-/** A small seeded generator (mulberry32): a failing sequence can be replayed with SITE_TEST_SEED. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SITE_EDITS = ['textChars', 'fileBytes', 'fileBytes', 'name', 'textChars', 'itemsPerPage'] as const;
@@ -170,7 +159,7 @@ function editor(data: string, rand: () => number) {
 describe('the incremental check', () => {
   it('gives after every edit of a random sequence exactly what a check from scratch gives, lean and whole', async () => {
     const seed = Number(process.env.SITE_TEST_SEED) || 21;
-    const rand = random(seed);
+    const rand = mulberry32(seed);
     const data = copyOfData();
     const cacheDir = tempDir('site-incremental-cache-');
     const edit = editor(data, rand);

@@ -5,10 +5,11 @@
  * both, so a changed product, route or tokenizer is a miss; the output is the
  * same bytes either way.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../../core/catalogue.js';
 import {
@@ -128,29 +129,12 @@ function readShard(cacheDir: string, key: string): ShardFile | undefined {
 }
 
 function storeShard(cacheDir: string, key: string, shard: ShardFile): void {
-  const file = shardFile(cacheDir, key);
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${shard.path}\n${shard.contents}`);
-    renameSync(tmp, file);
-  } catch {
-    // A read-only cache folder only costs the next build the indexing time.
-  }
+  writeCacheFile(shardFile(cacheDir, key), `${shard.path}\n${shard.contents}`);
 }
 
 /** Keeps the shards of this index and of a few before it (the least recently used go). */
 function pruneShards(cacheDir: string, shards: number): void {
-  try {
-    const dir = path.join(cacheDir, 'search-shards');
-    const entries = readdirSync(dir)
-      .filter((n) => n.endsWith('.json'))
-      .map((n) => ({ file: path.join(dir, n), mtime: statSync(path.join(dir, n)).mtimeMs }))
-      .sort((a, b) => b.mtime - a.mtime);
-    for (const e of entries.slice(shards * 2 + 32)) unlinkSync(e.file);
-  } catch {
-    // nothing to prune
-  }
+  pruneCacheFiles(path.join(cacheDir, 'search-shards'), shards * 2 + 32, (n) => n.endsWith('.json'));
 }
 
 /** The cache's answer for these inputs: the stored output, or how to store a new one (returned as given). */
@@ -177,16 +161,7 @@ function cacheSlot(
     store(output) {
       // Stress-size catalogues (bench/synthetic.ts) are not cached, as the check cache does not cache them.
       if (output.files.reduce((n, f) => n + f.contents.length, 0) > MAX_CACHED_CHARS) return output;
-      try {
-        mkdirSync(cacheDir, { recursive: true });
-        // Written aside and renamed, so a concurrent build never reads half an entry.
-        const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-        writeFileSync(tmp, JSON.stringify({ key, output }));
-        renameSync(tmp, file);
-        pruneEntries(cacheDir);
-      } catch {
-        // A read-only cache folder only costs the next build the indexing time.
-      }
+      if (writeCacheFile(file, JSON.stringify({ key, output }))) pruneCacheFiles(cacheDir, MAX_ENTRIES, (n) => /^search-[0-9a-f]{24}\.json$/.test(n));
       return output;
     },
   };
@@ -196,14 +171,6 @@ function cacheSlot(
 const MAX_ENTRIES = 8;
 /** Largest index cached: far above a real catalogue's, below a stress-size one's. */
 const MAX_CACHED_CHARS = 64 * 1024 * 1024;
-
-function pruneEntries(cacheDir: string): void {
-  const entries = readdirSync(cacheDir)
-    .filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n))
-    .map((n) => ({ file: path.join(cacheDir, n), mtime: statSync(path.join(cacheDir, n)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const e of entries.slice(MAX_ENTRIES)) unlinkSync(e.file);
-}
 
 /**
  * Writes the index (buildSearchIndex's files) into the output folder, through the cache. With `inThread`, a miss is

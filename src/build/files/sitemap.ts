@@ -4,8 +4,9 @@
  * content produces the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import type { SiteFile, SiteWriter } from '../output/site-writer.js';
 
@@ -50,29 +51,13 @@ async function urlset(entries: readonly SitemapEntry[], cacheDir?: string): Prom
     // not made before
   }
   const bytes = await freshUrlset(entries);
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, bytes);
-    renameSync(tmp, file);
-    prune(path.dirname(file));
-  } catch {
-    // a read-only cache folder only costs the next build the time
-  }
+  if (writeCacheFile(file, bytes)) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.xml'));
   return bytes;
 }
 
 const FORMAT = 'site-sitemap/1';
 /** Urlsets kept: those of a few catalogues and their recent versions. */
 const KEEP = 32;
-
-function prune(dir: string): void {
-  const files = readdirSync(dir)
-    .filter((n) => n.endsWith('.xml'))
-    .map((n) => ({ file: path.join(dir, n), mtime: statSync(path.join(dir, n)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const { file } of files.slice(KEEP)) unlinkSync(file);
-}
 
 async function freshUrlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
   // The image namespace only where a page has photographs: a catalogue without any keeps its bytes.

@@ -12,8 +12,9 @@
  * file) means a full build, never a stale page.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { PageFacts, PageRecords } from '../threads/protocol.js';
@@ -136,23 +137,8 @@ export function writeRecord(cacheDir: string, outDir: string, record: Omit<Build
   const folder = folderId(outDir);
   if (folder === undefined) return;
   const file = recordFile(cacheDir, outDir);
-  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(tmp, serialize({ format: FORMAT, folder, ...record } satisfies BuildRecord));
-    renameSync(tmp, file);
-    prune(path.dirname(file));
-  } catch {
-    rmSync(tmp, { force: true });
-  }
-}
-
-function prune(dir: string): void {
-  const records = readdirSync(dir)
-    .filter((n) => n.endsWith('.bin'))
-    .map((n) => ({ file: path.join(dir, n), mtime: statSync(path.join(dir, n)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const { file } of records.slice(KEEP)) unlinkSync(file);
+  if (writeCacheFile(file, serialize({ format: FORMAT, folder, ...record } satisfies BuildRecord)))
+    pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));
 }
 
 /** A table of strings by position, each listed once. */

@@ -34,6 +34,7 @@ import { detailBody, renderAll, workerCatalogue } from './render-pages.js';
 import { globalKey, readRecord, RecordCollector, routeKey, writeRecord, type BuildRecord } from './incremental/record.js';
 import { takeOverPages, type TakenOver } from './incremental/reuse.js';
 import { selectPages, type Selection } from './incremental/select.js';
+import { optionsKey, verifyInThread, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
 import { mergeTally } from './links/scan.js';
 import { createRenderer, type Renderer } from './threads/worker.js';
 import { writeReports } from './reports.js';
@@ -53,7 +54,7 @@ const RENDER_MODULE = new URL('../render/index.js', import.meta.url).href;
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const clock = stopwatch();
   const outDir = path.resolve(options.outDir);
-  type Outcome = Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'outDir' | 'timings' | 'checkFiles'>;
+  type Outcome = Answer;
   let checkFiles: BuildResult['checkFiles'] = { validated: 0, reused: 0, read: 0 };
   const finish = (outcome: Outcome): BuildResult => {
     const counts = countBySeverity(outcome.diagnostics);
@@ -73,6 +74,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = options.cache === false ? undefined : defaultCacheDir();
   const renderModule = options.renderModule ?? RENDER_MODULE;
   const config = { snapshot, outDir: tmp, assets, renderModule, stamps: cacheDir !== undefined, record: cacheDir !== undefined };
+  const htmlTwins = options.htmlTwins !== false;
+  const code = { renderModule, assets, htmlTwins };
+  const outputOptions = optionsKey({
+    strict: options.strict === true,
+    searchIndex: options.searchIndex !== false,
+    dataDir: options.dataDir,
+    reportsDir: options.reportsDir,
+  });
+  // Whether the output is still exactly what the last build left (incremental/up-to-date.ts), compared beside the check.
+  const verifying: Verifying | undefined = cacheDir === undefined ? undefined : verifyInThread(cacheDir, outDir, code);
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
@@ -81,13 +92,22 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false });
     clock.lap('check');
     checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
+
+    // nothing changed: the same data, code and options, and an output as the last build left it
+    if (verifying !== undefined) {
+      const unchanged = checked.key === undefined ? (verifying.stop(), null) : await verifying.result;
+      if (unchanged !== null && unchanged.check === checked.key && unchanged.options === outputOptions) {
+        clock.lap('verify');
+        const routePages = unchanged.answer.rendered + unchanged.answer.reused;
+        return finish({ ...unchanged.answer, rendered: 0, reused: routePages, unchanged: { pages: routePages, byStamp: routePages } });
+      }
+    }
     // Under --strict a warning is an error, exactly as `site check --strict` reports it.
     const checkDiagnostics = applyStrict(checked.diagnostics, options.strict === true);
     const checkCounts = countCatalogue(checked.sizes, checked.routes, checkDiagnostics);
 
     // plan
     const routesFile = shown(path.join(path.resolve(options.dataDir), 'routes.json'));
-    const htmlTwins = options.htmlTwins !== false;
     const { plan, diagnostics: planDiagnostics } = planRoutes(checked.routes, routesFile, htmlTwins);
     const diagnostics = [...checkDiagnostics, ...planDiagnostics];
     if (checked.catalogue === null || diagnostics.some((d) => d.severity === 'error')) {
@@ -201,7 +221,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       if (cacheDir !== undefined && built.record !== undefined) writeRecord(cacheDir, outDir, { global, ...built.record });
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
-      return finish({
+      const answer: Answer = {
         ok: true,
         diagnostics: all,
         checkCounts,
@@ -212,7 +232,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         unchanged: built.unchanged,
         rendered: built.rendered,
         reused: built.reused,
-      });
+      };
+      if (cacheDir !== undefined && checked.key !== undefined) {
+        // A page's twin is a hard link to it, so its stat is the page's; where it is a copy instead (a file system
+        // without hard links) the next build's comparison fails and the build runs, as it must.
+        const stamps = new Map((built.record?.entries ?? []).map((e) => [e.file, e.stamp]));
+        for (const p of plan) if (p.twin && stamps.has(p.file)) stamps.set(twinFileOf(p.file)!, stamps.get(p.file)!);
+        writeManifest(cacheDir, outDir, { code, check: checked.key, options: outputOptions }, answer, built.written, stamps, built.reports);
+        clock.lap('manifest');
+      }
+      return finish(answer);
     } catch (err) {
       recorder?.drop();
       // Stop every writer before putting their folder away; the original error is the one to report.
@@ -226,6 +255,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     if (prepared !== null && existsSync(prepared.tmp)) await keepAsSpare(prepared.tmp, outDir).catch(() => undefined);
     throw err;
   } finally {
+    verifying?.stop();
     await Promise.all([pool?.destroy(), rm(snapshot, { force: true })]);
   }
 }
@@ -267,6 +297,8 @@ interface Emitted {
   reused: number;
   /** The new build record, when every page has its entry (see RecordCollector). */
   record?: Omit<BuildRecord, 'folder' | 'format' | 'global'>;
+  /** The report files written (absolute). */
+  reports: string[];
 }
 
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
@@ -335,7 +367,17 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const diagnostics: Diagnostic[] = failed.map((d, i) => (d.pointer === '' ? d : { ...d, ...positions[i] }));
   for (const page of rendered.errorPages.pages) if (page.failure !== null) diagnostics.push(errorPageFallbackDiagnostic(page.file, page.failure.cause, outDir));
   if (rendered.failures.length > 0)
-    return { diagnostics, failedAt: 'render', links: NO_LINKS, written: new Set(), bytes: 0, unchanged: NONE_KEPT, rendered: renderedPages, reused: 0 };
+    return {
+      diagnostics,
+      failedAt: 'render',
+      links: NO_LINKS,
+      written: new Set(),
+      bytes: 0,
+      unchanged: NONE_KEPT,
+      rendered: renderedPages,
+      reused: 0,
+      reports: [],
+    };
 
   // site files
   const siteFiles = await writeSiteFiles(writer, catalogue, plan, rendered.facts, await shareCard, ctx.cacheDir);
@@ -357,7 +399,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   ctx.lap('links');
 
   // reports
-  await writeReports(options.reportsDir, links, plan, rendered.facts, ctx.checkDiagnostics, outDir);
+  const reports = await writeReports(options.reportsDir, links, plan, rendered.facts, ctx.checkDiagnostics, outDir);
   ctx.lap('reports');
 
   // the new record: the hash of every name a page read, from the main thread's model
@@ -380,5 +422,6 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     rendered: renderedPages,
     reused: plan.length - renderedPages,
     record,
+    reports,
   };
 }

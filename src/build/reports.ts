@@ -15,6 +15,7 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
+/** Writes both reports; returns their paths. */
 export async function writeReports(
   reportsDir: string,
   check: LinkCheck,
@@ -22,11 +23,14 @@ export async function writeReports(
   facts: readonly PageFacts[],
   checkDiagnostics: readonly Diagnostic[],
   outDir: string,
-): Promise<void> {
+): Promise<string[]> {
   const dir = path.resolve(reportsDir);
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'links.json'), json({ ...check.links, brokenLinks: check.broken, unsafeLinks: check.unsafe }));
-  await writeFile(path.join(dir, 'build-routes.json'), json(buildRoutesReport(plan, facts, checkDiagnostics, outDir)));
+  const links = path.join(dir, 'links.json');
+  const routes = path.join(dir, 'build-routes.json');
+  await writeFile(links, json({ ...check.links, brokenLinks: check.broken, unsafeLinks: check.unsafe }));
+  await writeFile(routes, json(buildRoutesReport(plan, facts, checkDiagnostics, outDir)));
+  return [links, routes];
 }
 
 /** reports/build-routes.json (contract in CONTRACTS.md): what was built from which route, and the check codes about it. */

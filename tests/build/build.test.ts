@@ -420,6 +420,12 @@ describe('failures leave the previous output untouched', () => {
 });
 
 describe('determinism and the command line', () => {
+  /** A rebuild that runs: with its reports gone, the output's manifest no longer vouches for it (build/incremental/up-to-date.ts). */
+  const rebuild = (extra: string[] = []) => {
+    rmSync(path.join(work, 'reports'), { recursive: true, force: true });
+    return build(work, extra);
+  };
+
   test('two builds (the main thread alone; it and two workers) write byte-identical files and link reports', async () => {
     // Side by side, so both use the same compiled templates even while they are being worked on.
     // Every thread renders from the lean catalogue, reading each detail page's body from its data file.
@@ -431,7 +437,7 @@ describe('determinism and the command line', () => {
   });
 
   test('--json prints one JSON document; a rebuild replaces dist/ atomically', async () => {
-    const run = await build(work, ['--json']);
+    const run = await rebuild(['--json']);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const summary = JSON.parse(run.stdout);
@@ -453,7 +459,7 @@ describe('determinism and the command line', () => {
     writeFileSync(path.join(spare, 'about-us.html'), 'a stale twin');
     rmSync(path.join(spare, 'contact-us/index.html'));
     writeFileSync(path.join(spare, 'contact-us/index.html'), 'an outdated contact page');
-    const run = await build(work);
+    const run = await rebuild();
     expect(run.code).toBe(0);
     expect(snapshot(dist)).toEqual(expected);
     for (const route of ROUTES.filter((r) => r !== '/')) {
@@ -476,7 +482,7 @@ describe('determinism and the command line', () => {
     const text = readFileSync(page, 'utf8');
     const at = text.indexOf('</title>') - 1;
     writeFileSync(page, text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1));
-    const run = await build(work, ['--json']);
+    const run = await rebuild(['--json']);
     expect(run.code).toBe(0);
     expect(snapshot(dist)).toEqual(expected);
     // Every other page was known unchanged by its stamp, and none had to be read back.

@@ -4,6 +4,7 @@
  * command runs `npm run compile` first.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -83,6 +84,18 @@ export function listFiles(dir: string): string[] {
   };
   walk(dir);
   return out.sort();
+}
+
+/** file → sha1 of its bytes: comparing thousands of pages as buffers deep-equal takes the test runner minutes. */
+export function fileDigests(dir: string): Map<string, string> {
+  return new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha1')
+        .update(readFileSync(path.join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 /** file → contents, for comparing whole output folders byte for byte. */

@@ -8,14 +8,13 @@
  * SITE_PROPERTY_SEED=<n> replays one sequence.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../scripts/catalogue/util.js';
-import { ROOT, requireCompiled, snapshot } from './helpers.js';
+import { fileDigests as digests, ROOT, requireCompiled, snapshot } from './helpers.js';
 
 interface BuildOutcome {
   ok: boolean;
@@ -45,11 +44,6 @@ function buildJson(options: Record<string, unknown>, cacheDir: string): Promise<
       }
     });
   });
-}
-
-/** Each file's sha1 by its path: comparing thousands of pages as buffers deep-equal takes the test runner minutes. */
-function digests(dir: string): Map<string, string> {
-  return new Map([...snapshot(dir)].map(([file, bytes]) => [file, createHash('sha1').update(bytes).digest('hex')]));
 }
 
 type Json = Record<string, unknown> & { [k: string]: any };

@@ -157,6 +157,8 @@ async function killBetweenRenames(work: string): Promise<number> {
       process.execPath,
       BIN,
       'build',
+      // From scratch: a build with nothing to do (build/incremental/up-to-date.ts) would reach no swap.
+      '--no-cache',
       '--data-dir',
       SMALL,
       '--out',

@@ -38,14 +38,24 @@ export function pageDigest(bytes: Uint8Array): string {
   return hash('sha1', bytes, 'base64url').slice(0, 16);
 }
 
-/** The stamp of a file whose stat is `stat` and whose bytes hash to `digest` (numbers in base 36, to keep it short). */
+/** A file's (or folder's) device, inode, size, modification and change times, in base 36 to keep it short: the stat part of a stamp. */
+export function statStamp(stat: BigIntStats): string {
+  return `${stat.dev.toString(36)}.${stat.ino.toString(36)}.${stat.size.toString(36)}.${stat.mtimeNs.toString(36)}.${stat.ctimeNs.toString(36)}`;
+}
+
+/** The stamp of a file whose stat is `stat` and whose bytes hash to `digest`. */
 export function stampOf(stat: BigIntStats, digest: string): string {
-  return `${stat.dev.toString(36)}.${stat.ino.toString(36)}.${stat.size.toString(36)}.${stat.mtimeNs.toString(36)}.${stat.ctimeNs.toString(36)}.${digest}`;
+  return `${statStamp(stat)}.${digest}`;
 }
 
 /** The page digest a stamp names (its last field). */
 export function digestOfStamp(stamp: string): string {
   return stamp.slice(stamp.lastIndexOf('.') + 1);
+}
+
+/** The stat part of a stamp (statStamp): all but its last field. */
+export function statOfStamp(stamp: string): string {
+  return stamp.slice(0, stamp.lastIndexOf('.'));
 }
 
 /** Where the stamps of `folder` are kept; undefined when the folder is not there. */

@@ -1,0 +1,197 @@
+/**
+ * The output's manifest: what a successful build left (every file and folder
+ * of the output, and its reports, by stat) and what it answered, under the
+ * key of everything the output follows from (the code, the bundle and the
+ * options: the origin-free globalKey; the data: the check's content key).
+ *
+ * A build whose key is the manifest's, into a folder whose every file and
+ * folder still has its recorded stat, would write exactly what is there: it
+ * writes nothing and answers what the last build answered. A folder's stat
+ * moves when an entry is added, removed or renamed in it, and a file's change
+ * time with every write (output/stamps.ts), so a page edited, deleted or
+ * dropped into the output by hand fails the comparison and the build runs as
+ * usual. The stats are compared in a thread of their own while the main
+ * thread checks the data: on 100,000 routes they are about 320,000 lstat
+ * calls, the check's own time (docs/PERFORMANCE.md, "Nothing changed").
+ *
+ * Kept beside the build record (one file per output folder, by its resolved
+ * path) and valid only for the folder it describes (its device and inode). A
+ * failed build leaves the output as it was and the manifest true of it.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
+import { statOfStamp, statStamp } from '../output/stamps.js';
+import type { BuildResult } from '../types.js';
+import { globalKey } from './record.js';
+
+const FORMAT = 'site-output-manifest/1';
+/** Manifests kept: as many as build records (record.ts). */
+const KEEP = 16;
+const SELF = new URL(import.meta.url);
+
+/** What a build answered, less what belongs to one run (its time, its check's file counts, its output folder) and what follows from the rest (the counts of errors and warnings). */
+export type Answer = Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'timings' | 'checkFiles' | 'outDir'>;
+
+interface OutputManifest {
+  format: typeof FORMAT;
+  /** `dev:ino` of the output folder. */
+  folder: string;
+  /** globalKey without the origin (the data, and so the origin, are the check key's). */
+  global: string;
+  /** The check's content key (CheckResult.key). */
+  check: string;
+  /** The options and places that show in the output or the answer (see optionsKey). */
+  options: string;
+  answer: Answer;
+  /** Files and folders, relative to the output folder with forward slashes ('' is the folder itself), or absolute (the reports). */
+  paths: string[];
+  /** statStamp of each path, in order. */
+  stats: string[];
+}
+
+/** What `globalKey` hashes, but the origin. */
+export interface CodeParts {
+  renderModule: string;
+  assets: unknown;
+  htmlTwins: boolean;
+}
+
+/** The options and places a build's output and answer follow from besides the data and the code. */
+export function optionsKey(parts: { strict: boolean; searchIndex: boolean; dataDir: string; reportsDir: string }): string {
+  // Diagnostics name files relative to the working folder.
+  return JSON.stringify([parts.strict, parts.searchIndex, path.resolve(parts.dataDir), path.resolve(parts.reportsDir), process.cwd()]);
+}
+
+function manifestFile(cacheDir: string, outDir: string): string {
+  return path.join(cacheDir, 'manifests', `${createHash('sha1').update(path.resolve(outDir)).digest('hex').slice(0, 20)}.bin`);
+}
+
+function folderId(folder: string): string | undefined {
+  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
+}
+
+/**
+ * Records the output a build just swapped in. `written` is every file in it
+ * (relative); `stamps` the pages' stamps, whose stat part is the file's stat
+ * as the build left it (no lstat needed for those); `reports` the report
+ * files (absolute). Never fails the build: without it the next build runs.
+ */
+export function writeManifest(
+  cacheDir: string,
+  outDir: string,
+  keys: { code: CodeParts; check: string; options: string },
+  answer: Answer,
+  written: ReadonlySet<string>,
+  stamps: ReadonlyMap<string, string>,
+  reports: readonly string[],
+): void {
+  try {
+    const root = path.resolve(outDir);
+    const folder = folderId(root);
+    if (folder === undefined) return;
+    const dirs = new Set<string>(['']);
+    const paths: string[] = [];
+    const stats: string[] = [];
+    const add = (p: string, full: string, stamp?: string): void => {
+      paths.push(p);
+      stats.push(stamp === undefined ? statStamp(lstatSync(full, { bigint: true })) : statOfStamp(stamp));
+    };
+    for (const file of written) {
+      add(file, `${root}/${file}`, stamps.get(file));
+      for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
+        const dir = file.slice(0, slash);
+        if (dirs.has(dir)) break;
+        dirs.add(dir);
+      }
+    }
+    for (const dir of dirs) add(dir, dir === '' ? root : `${root}/${dir}`);
+    for (const file of reports) add(path.resolve(file), path.resolve(file));
+    const manifest: OutputManifest = {
+      format: FORMAT,
+      folder,
+      global: globalKey({ ...keys.code, origin: '' }),
+      check: keys.check,
+      options: keys.options,
+      answer,
+      paths,
+      stats,
+    };
+    const file = manifestFile(cacheDir, outDir);
+    if (writeCacheFile(file, serialize(manifest))) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));
+  } catch {
+    // A file gone already (another process at the output): no manifest, and the next build runs.
+  }
+}
+
+/** What the last build into the folder answered, with the keys it answered under, when its output is still exactly as it left it. */
+export interface Unchanged {
+  check: string;
+  options: string;
+  answer: Answer;
+}
+
+/** The manifest of `outDir` when it was made by this code and every path it names still has its stat; else null. */
+export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts): Unchanged | null {
+  const file = manifestFile(cacheDir, outDir);
+  if (!existsSync(file)) return null;
+  let manifest: OutputManifest;
+  try {
+    manifest = deserialize(readFileSync(file)) as OutputManifest;
+  } catch {
+    return null;
+  }
+  const root = path.resolve(outDir);
+  if (manifest?.format !== FORMAT || manifest.folder !== folderId(root) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
+  for (let i = 0; i < manifest.paths.length; i++) {
+    const p = manifest.paths[i];
+    const stat = lstatSync(p === '' ? root : p.startsWith('/') ? p : `${root}/${p}`, { bigint: true, throwIfNoEntry: false });
+    if (stat === undefined || statStamp(stat) !== manifest.stats[i]) return null;
+  }
+  return { check: manifest.check, options: manifest.options, answer: manifest.answer };
+}
+
+/** A comparison under way in its own thread (verifyOutput); `stop` ends it when its answer is no longer needed. */
+export interface Verifying {
+  result: Promise<Unchanged | null>;
+  stop(): void;
+}
+
+/**
+ * verifyOutput in a worker thread, beside the check. Run from TypeScript
+ * sources (the tests), where no compiled module is there to start, it
+ * compares in-process when its answer is asked for.
+ */
+export function verifyInThread(cacheDir: string, outDir: string, code: CodeParts): Verifying {
+  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) {
+    let stopped = false;
+    return {
+      result: Promise.resolve().then(() => (stopped ? null : verifyOutput(cacheDir, outDir, code))),
+      stop: () => {
+        stopped = true;
+      },
+    };
+  }
+  const worker = new Worker(SELF, { workerData: { outputVerifier: { cacheDir, outDir, code } } });
+  const result = new Promise<Unchanged | null>((resolve) => {
+    worker.once('message', (answer: Unchanged | null) => resolve(answer));
+    // A thread that failed or was stopped only means the build runs.
+    worker.once('error', () => resolve(null));
+    worker.once('exit', () => resolve(null));
+  });
+  return {
+    result,
+    stop: () => void worker.terminate(),
+  };
+}
+
+// Only in the thread started above: other worker threads (the render pool's) may import this module too.
+if (!isMainThread && parentPort !== null) {
+  const job = (workerData as { outputVerifier?: { cacheDir: string; outDir: string; code: CodeParts } } | null)?.outputVerifier;
+  if (job !== undefined) parentPort.postMessage(verifyOutput(job.cacheDir, job.outDir, job.code));
+}

@@ -102,9 +102,9 @@ function buildOnce(
 }
 
 /**
- * `fresh`: every run into a new output folder. `rebuild`: every run into the same one, as a
- * developer rebuilds: the build then writes into the output it replaced last time
- * (`.<out>-spare`, see src/build/output/atomic.ts). Both reuse the check and search-index caches
+ * `fresh`: every run into a new output folder. `rebuild`: every run into the same one with nothing
+ * changed, as a developer rebuilds: the output's manifest vouches for it and the build writes
+ * nothing (src/build/incremental/up-to-date.ts). Both reuse the check and search-index caches
  * (node_modules/.cache/site/). `cold`: a new output folder and no cache at all, as on a fresh
  * clone in CI: the build runs from a folder outside any package, where it caches nothing.
  */
@@ -297,7 +297,7 @@ export async function run(args: string[]): Promise<void> {
       `synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`,
     );
     const synRuns = Math.min(runs, 3);
-    if (modes.has('rebuild')) await measureBuild(`site build synthetic-${routes}, rebuild into the same dist`, made.dir, synRuns, [], 'rebuild');
+    if (modes.has('rebuild')) await measureBuild(`site build synthetic-${routes}, rebuild into the same dist, nothing changed`, made.dir, synRuns, [], 'rebuild');
     if (modes.has('fresh')) await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
     if (modes.has('cold'))
       await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
@@ -308,11 +308,11 @@ export async function run(args: string[]): Promise<void> {
 
 /** The shipped catalogue (or --data-dir): each way of building, then the plain loops and the two-thread probe. */
 async function measureShipped(dataDir: string, runs: number, modes: ReadonlySet<string>): Promise<void> {
-  if (modes.has('rebuild')) await measureBuild(`site build ${dataDir}, rebuild into the same dist`, dataDir, runs, [], 'rebuild');
+  if (modes.has('rebuild')) await measureBuild(`site build ${dataDir}, rebuild into the same dist, nothing changed`, dataDir, runs, [], 'rebuild');
   if (modes.has('fresh')) await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
   if (modes.has('cold')) await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
   if (modes.has('rebuild'))
-    await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
+    await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild, nothing changed`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
   if (modes.has('edits')) await measureEdits(dataDir, dataDir, runs);
   if (!modes.has('loops')) return;
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);

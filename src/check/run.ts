@@ -85,9 +85,10 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
   if (codeFingerprint(true) === code && load.files && load.context !== undefined) {
     const { diagnostics, routes, sizes } = checked;
-    const parts = packState({ key, snapshot, context: load.context, files: load.files, report: { diagnostics, routes, sizes } });
+    const parts = packState({ key, snapshot, context: load.context, files: load.files, report: { diagnostics, routes, sizes } }, state);
     writeEntryParts(path, stateId, parts.count, parts.make);
   }
+  state?.release();
   emptyLinks(checked.catalogue);
   return { ...checked, key, validated: all - reused, reused, read };
 }
@@ -119,8 +120,6 @@ async function loadAndCheck(
   ]);
   const previous = state?.previous();
   const positions = state && knownPositions(state, snapshot);
-  // All of the stored state that is needed is decoded: let go of the entry's bytes before the catalogue grows.
-  state?.release();
   const load = validateData(snapshot, { lean, previous });
   const { catalogue, diagnostics: loadDiagnostics } = load;
   if (!catalogue) return { checked: { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null }, load };

@@ -297,7 +297,8 @@ export async function run(args: string[]): Promise<void> {
       `synthetic catalogue: ${made.routes} routes (${made.products} products, ${made.articles} articles), ${made.cached ? 'cached' : `made in ${fmt((performance.now() - started) / 1000, 1)} s`}`,
     );
     const synRuns = Math.min(runs, 3);
-    if (modes.has('rebuild')) await measureBuild(`site build synthetic-${routes}, rebuild into the same dist, nothing changed`, made.dir, synRuns, [], 'rebuild');
+    if (modes.has('rebuild'))
+      await measureBuild(`site build synthetic-${routes}, rebuild into the same dist, nothing changed`, made.dir, synRuns, [], 'rebuild');
     if (modes.has('fresh')) await measureBuild(`site build synthetic-${routes}, fresh output folder`, made.dir, synRuns);
     if (modes.has('cold'))
       await measureBuild(`site build synthetic-${routes}, cold: fresh output folder and no cache (a fresh clone)`, made.dir, synRuns, [], 'cold');
@@ -312,7 +313,13 @@ async function measureShipped(dataDir: string, runs: number, modes: ReadonlySet<
   if (modes.has('fresh')) await measureBuild(`site build ${dataDir}, fresh output folder`, dataDir, runs);
   if (modes.has('cold')) await measureBuild(`site build ${dataDir}, cold: fresh output folder and no cache (a fresh clone)`, dataDir, runs, [], 'cold');
   if (modes.has('rebuild'))
-    await measureBuild(`site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild, nothing changed`, dataDir, runs, ['--concurrency', '2'], 'rebuild');
+    await measureBuild(
+      `site build ${dataDir} --concurrency 2 (main thread and a worker), rebuild, nothing changed`,
+      dataDir,
+      runs,
+      ['--concurrency', '2'],
+      'rebuild',
+    );
   if (modes.has('edits')) await measureEdits(dataDir, dataDir, runs);
   if (!modes.has('loops')) return;
   await measureLoop(`single-thread loop ${dataDir}, render only`, dataDir, runs, false);

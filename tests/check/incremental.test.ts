@@ -61,15 +61,19 @@ const writeJson = (file: string, value: Json) => writeFileSync(file, `${JSON.str
 function editor(data: string, rand: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
   const files = (dir: string) => readdirSync(join(data, dir)).filter((n) => n.endsWith('.json'));
+  /** A random data file of one of `dirs`, and its parsed JSON. */
+  const pickDoc = <D extends string>(dirs: readonly D[]) => {
+    const dir = pick(dirs);
+    const name = pick(files(dir));
+    const file = join(data, dir, name);
+    return { dir, name, file, doc: readJson(file) };
+  };
   const broken = new Map<string, Buffer>();
   let serial = 0;
   let siteEdits = 0;
   return {
     editBody(): string {
-      const dir = pick(['articles', 'products', 'news'] as const);
-      const name = pick(files(dir));
-      const file = join(data, dir, name);
-      const doc = readJson(file);
+      const { dir, name, file, doc } = pickDoc(['articles', 'products', 'news'] as const);
       const field = dir === 'products' ? 'description' : 'body';
       // A link in the text: the check's link rules read it from the body (a lean load keeps it in the BodyRef).
       const href = pick(['/products', '/no-such-page', 'https://example.com/x', 'javascript:alert(1)']);
@@ -78,10 +82,7 @@ function editor(data: string, rand: () => number) {
       return `body of ${dir}/${name} (link ${href})`;
     },
     editName(): string {
-      const dir = pick(['articles', 'products', 'categories'] as const);
-      const name = pick(files(dir));
-      const file = join(data, dir, name);
-      const doc = readJson(file);
+      const { dir, name, file, doc } = pickDoc(['articles', 'products', 'categories'] as const);
       const field = dir === 'articles' ? 'headline' : 'name';
       doc[field] = rand() < 0.2 ? '' : `${doc[field]} ${++serial}`;
       writeJson(file, doc);

@@ -16,6 +16,13 @@ function tempDir(): string {
   return dir;
 }
 
+/** An entry's bytes damaged every way a reader must refuse: a flipped byte, truncated, garbage, empty, a byte too many. */
+function damaged(good: Buffer): Buffer[] {
+  const flipped = Buffer.from(good);
+  flipped[flipped.length - 2] ^= 0xff;
+  return [flipped, good.subarray(0, good.length - 5), Buffer.from('not a cache entry'), Buffer.alloc(0), Buffer.concat([good, Buffer.from('x')])];
+}
+
 describe('snapshotKey', () => {
   it('is stable for the same bytes and changes with one byte of one file, a stray entry, or the code', () => {
     const data = scenario(null);
@@ -87,15 +94,7 @@ describe('readEntry and writeEntry', () => {
     const path = join(tempDir(), 'check-a.bin');
     writeEntry(path, 'k', value);
     const good = readFileSync(path);
-    const flipped = Buffer.from(good);
-    flipped[flipped.length - 2] ^= 0xff;
-    for (const bad of [
-      flipped,
-      good.subarray(0, good.length - 5),
-      Buffer.from('not a cache entry'),
-      Buffer.alloc(0),
-      Buffer.concat([good, Buffer.from('x')]),
-    ]) {
+    for (const bad of damaged(good)) {
       writeFileSync(path, bad);
       expect(readEntry(path, 'k')).toBeUndefined();
     }
@@ -116,15 +115,7 @@ describe('readEntry and writeEntry', () => {
     expect(entry.part(0)).toEqual(value[0]); // the open file is the one checked; writers rename a new one into place
     entry.close();
     expect(() => entry.part(0)).toThrow();
-    const flipped = Buffer.from(good);
-    flipped[flipped.length - 2] ^= 0xff;
-    for (const bad of [
-      flipped,
-      good.subarray(0, good.length - 5),
-      Buffer.from('not a cache entry'),
-      Buffer.alloc(0),
-      Buffer.concat([good, Buffer.from('x')]),
-    ]) {
+    for (const bad of damaged(good)) {
       writeFileSync(path, bad);
       expect(openEntry(path, 'k')).toBeUndefined();
     }

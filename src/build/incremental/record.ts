@@ -105,14 +105,18 @@ export function globalKey(parts: { renderModule: string; assets: unknown; htmlTw
   return h.digest('hex');
 }
 
-function folderId(folder: string): string | undefined {
+/** `dev:ino` of a folder, which the build's renames keep; undefined when it is not a folder. */
+export function folderId(folder: string): string | undefined {
   const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
   return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
 }
 
-function recordFile(cacheDir: string, outDir: string): string {
-  return path.join(cacheDir, 'records', `${createHash('sha1').update(path.resolve(outDir)).digest('hex').slice(0, 20)}.bin`);
+/** The cache file of `kind` (a folder of the cache) that describes the output folder `outDir`, by its resolved path. */
+export function outputCacheFile(cacheDir: string, kind: string, outDir: string): string {
+  return path.join(cacheDir, kind, `${createHash('sha1').update(path.resolve(outDir)).digest('hex').slice(0, 20)}.bin`);
 }
+
+const recordFile = (cacheDir: string, outDir: string): string => outputCacheFile(cacheDir, 'records', outDir);
 
 /** The record of `outDir`, when there is one for this folder as it is and these code and options; else undefined. */
 export function readRecord(cacheDir: string, outDir: string, global: string): BuildRecord | undefined {

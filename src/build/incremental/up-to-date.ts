@@ -18,8 +18,7 @@
  * path) and valid only for the folder it describes (its device and inode). A
  * failed build leaves the output as it was and the manifest true of it.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -27,7 +26,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { statOfStamp, statStamp } from '../output/stamps.js';
 import type { BuildResult } from '../types.js';
-import { globalKey } from './record.js';
+import { folderId, globalKey, outputCacheFile } from './record.js';
 
 const FORMAT = 'site-output-manifest/1';
 /** Manifests kept: as many as build records (record.ts). */
@@ -67,14 +66,7 @@ export function optionsKey(parts: { strict: boolean; searchIndex: boolean; dataD
   return JSON.stringify([parts.strict, parts.searchIndex, path.resolve(parts.dataDir), path.resolve(parts.reportsDir), process.cwd()]);
 }
 
-function manifestFile(cacheDir: string, outDir: string): string {
-  return path.join(cacheDir, 'manifests', `${createHash('sha1').update(path.resolve(outDir)).digest('hex').slice(0, 20)}.bin`);
-}
-
-function folderId(folder: string): string | undefined {
-  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
-  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
-}
+const manifestFile = (cacheDir: string, outDir: string): string => outputCacheFile(cacheDir, 'manifests', outDir);
 
 /**
  * Records the output a build just swapped in. `written` is every file in it

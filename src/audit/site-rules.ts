@@ -69,13 +69,20 @@ export function checkSite(input: SiteInput): SiteResult {
   // Indexability: noindex, or canonicalised to another URL.
   const indexable = new Set(pages.filter((p) => !p.noindex && (p.canonical === null || p.canonical === p.url)).map((p) => p.url));
 
-  // Links: broken targets, inlinks, fragments.
-  const inlinks = new Map<string, number>(pages.map((p) => [p.url, 0]));
+  // Links: broken targets, inlinks, fragments. Pages are counted by their index: one lookup per link, not three.
+  const indexOf = new Map<string, number>(pages.map((p, i) => [p.url, i]));
+  const inlinkCount = new Int32Array(pages.length);
+  /** 1 where some page links to the page without the trailing slash its folder URL has (url/folder-redirect). */
+  const linkedBare = new Uint8Array(pages.length);
   for (const page of pages) {
     const emit = at(page);
+    const slashed = page.slashedLinks.length === 0 ? null : new Set(page.slashedLinks);
     for (const target of page.outlinks) {
-      if (byUrl.has(target)) inlinks.set(target, inlinks.get(target)! + 1);
-      else if (!fileExists(target)) emit('links/broken', `The link to ${target} points at a missing page or file.`);
+      const i = indexOf.get(target);
+      if (i !== undefined) {
+        inlinkCount[i]++;
+        if (linkedBare[i] === 0 && !slashed?.has(target)) linkedBare[i] = 1;
+      } else if (!fileExists(target)) emit('links/broken', `The link to ${target} points at a missing page or file.`);
     }
     for (const link of page.fragmentLinks) {
       const hash = link.indexOf('#');
@@ -86,23 +93,31 @@ export function checkSite(input: SiteInput): SiteResult {
     }
   }
 
-  // Crawl depth: breadth-first from the home page over page-to-page links.
-  const depth = new Map<string, number>();
-  if (byUrl.has(home)) {
-    depth.set(home, 0);
-    let frontier = [home];
+  // Crawl depth: breadth-first from the home page over page-to-page links (-1: not reached).
+  const level = new Int32Array(pages.length).fill(-1);
+  const homeIndex = indexOf.get(home);
+  if (homeIndex !== undefined) {
+    level[homeIndex] = 0;
+    let frontier = [homeIndex];
     for (let d = 1; frontier.length > 0; d++) {
-      const next: string[] = [];
-      for (const url of frontier) {
-        for (const target of byUrl.get(url)!.outlinks) {
-          if (byUrl.has(target) && !depth.has(target)) {
-            depth.set(target, d);
-            next.push(target);
+      const next: number[] = [];
+      for (const from of frontier) {
+        for (const target of pages[from].outlinks) {
+          const i = indexOf.get(target);
+          if (i !== undefined && level[i] < 0) {
+            level[i] = d;
+            next.push(i);
           }
         }
       }
       frontier = next;
     }
+  }
+  const inlinks = new Map<string, number>();
+  const depth = new Map<string, number>();
+  for (const [url, i] of indexOf) {
+    inlinks.set(url, inlinkCount[i]);
+    if (level[i] >= 0) depth.set(url, level[i]);
   }
   const maxDepth = settings['links/deep'].options.maxDepth;
   for (const page of pages) {
@@ -225,16 +240,9 @@ export function checkSite(input: SiteInput): SiteResult {
   checkRobots(input, indexablePages, atFile, at);
   // Hosting: a page only as a folder's index.html is a redirect at its clean URL on the most used static hosts,
   // which matters only where the site links to that clean URL (without the trailing slash).
-  const linkedBare = new Set<string>();
-  for (const page of pages) {
-    if (page.slashedLinks.length === 0) for (const target of page.outlinks) linkedBare.add(target);
-    else {
-      const slashed = new Set(page.slashedLinks);
-      for (const target of page.outlinks) if (!slashed.has(target)) linkedBare.add(target);
-    }
-  }
   const folderOnly = pages.filter(
-    (p) => p.url !== home && p.file.endsWith('/index.html') && !files.has(`${p.file.slice(0, -'/index.html'.length)}.html`) && linkedBare.has(p.url),
+    (p) =>
+      p.url !== home && p.file.endsWith('/index.html') && !files.has(`${p.file.slice(0, -'/index.html'.length)}.html`) && linkedBare[indexOf.get(p.url)!] === 1,
   );
   if (folderOnly.length > 0) {
     atFile(folderOnly[0].file)(

@@ -322,7 +322,9 @@ async function walkDist(ctx: WalkContext, threads: number, poolMinFolders: numbe
   const workerUrl = new URL('./worker.js', import.meta.url);
   // Under vitest this module is TypeScript and no compiled worker sits beside it: walk inline.
   const poolable = threads > 0 && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(workerUrl));
-  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(walk(ctx, task([folders[next++]])));
+  // Facts are slices of their page's text, and a slice keeps the whole page alive: kept as they are, every page
+  // read stayed in memory to the end. A copy (what results from the pool get anyway) keeps only the facts.
+  while (next < folders.length && !(poolable && folders.length - next >= poolMinFolders)) absorb(structuredClone(walk(ctx, task([folders[next++]]))));
   if (next < folders.length) {
     const { Piscina } = await import('piscina');
     const pool = new Piscina({

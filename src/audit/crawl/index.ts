@@ -135,7 +135,8 @@ export async function runCrawlAudit(opts: CrawlAuditOptions): Promise<AuditRepor
       if (!pages.has(key)) {
         rebase(facts, url, scope);
         const checked = checkPage(facts, { origin: siteOrigin, originKnown, settings: opts.settings });
-        pages.set(key, { url, site: checked.site, headers: record.headers, findings: checked.findings });
+        // A copy: the facts are slices of the page's text, which would otherwise stay in memory with them.
+        pages.set(key, structuredClone({ url, site: checked.site, headers: record.headers, findings: checked.findings }));
       }
       return refs;
     },

@@ -109,6 +109,8 @@ export function locate(file: string, pointer: string): Position {
 
 /** Positions of many pointers of one file, in one pass. */
 export function locateMany(file: string, pointers: readonly string[]): Position[] {
+  // Nothing to locate: the file is not read (routes.json of a large catalogue is tens of MB, and the cache would keep it).
+  if (pointers.length === 0) return [];
   const locator = locatorFor(file);
   if (!locator) return pointers.map(() => ({ line: 1, column: 1 }));
   try {

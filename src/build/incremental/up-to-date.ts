@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
+import { addFoldersOf } from '../output/paths.js';
 import { statOfStamp, statStamp } from '../output/stamps.js';
 import type { BuildResult } from '../types.js';
 import { folderId, globalKey, outputCacheFile } from './record.js';
@@ -68,6 +69,9 @@ export function optionsKey(parts: { strict: boolean; searchIndex: boolean; dataD
 
 const manifestFile = (cacheDir: string, outDir: string): string => outputCacheFile(cacheDir, 'manifests', outDir);
 
+/** A manifest path on the output folder `root` (absolute): '' is the folder, an absolute path (a report) stands as it is. */
+const fullPath = (root: string, p: string): string => (p === '' ? root : p.startsWith('/') ? p : `${root}/${p}`);
+
 /**
  * Records the output a build just swapped in. `written` is every file in it
  * (relative); `stamps` the pages' stamps, whose stat part is the file's stat
@@ -90,20 +94,16 @@ export function writeManifest(
     const dirs = new Set<string>(['']);
     const paths: string[] = [];
     const stats: string[] = [];
-    const add = (p: string, full: string, stamp?: string): void => {
+    const add = (p: string, stamp?: string): void => {
       paths.push(p);
-      stats.push(stamp === undefined ? statStamp(lstatSync(full, { bigint: true })) : statOfStamp(stamp));
+      stats.push(stamp === undefined ? statStamp(lstatSync(fullPath(root, p), { bigint: true })) : statOfStamp(stamp));
     };
     for (const file of written) {
-      add(file, `${root}/${file}`, stamps.get(file));
-      for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
-        const dir = file.slice(0, slash);
-        if (dirs.has(dir)) break;
-        dirs.add(dir);
-      }
+      add(file, stamps.get(file));
+      addFoldersOf(file, dirs);
     }
-    for (const dir of dirs) add(dir, dir === '' ? root : `${root}/${dir}`);
-    for (const file of reports) add(path.resolve(file), path.resolve(file));
+    for (const dir of dirs) add(dir);
+    for (const file of reports) add(path.resolve(file));
     const manifest: OutputManifest = {
       format: FORMAT,
       folder,
@@ -142,7 +142,7 @@ export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts):
   if (manifest?.format !== FORMAT || manifest.folder !== folderId(root) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
   for (let i = 0; i < manifest.paths.length; i++) {
     const p = manifest.paths[i];
-    const stat = lstatSync(p === '' ? root : p.startsWith('/') ? p : `${root}/${p}`, { bigint: true, throwIfNoEntry: false });
+    const stat = lstatSync(fullPath(root, p), { bigint: true, throwIfNoEntry: false });
     if (stat === undefined || statStamp(stat) !== manifest.stats[i]) return null;
   }
   return { check: manifest.check, options: manifest.options, answer: manifest.answer };

@@ -70,6 +70,19 @@ export function folderOfTwin(file: string): string | null {
   return file.endsWith('.html') && file.length > '.html'.length ? file.slice(0, -'.html'.length) : null;
 }
 
+/**
+ * Adds the folders `file` (relative, forward slashes) is in to `into`, the
+ * deepest first; a folder already there ends it, its own folders being there
+ * too (as they are when every file goes through here).
+ */
+export function addFoldersOf(file: string, into: Set<string>): void {
+  for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1)) {
+    const dir = file.slice(0, at);
+    if (into.has(dir)) break;
+    into.add(dir);
+  }
+}
+
 /** Files the build writes itself at the top of the output folder that a twin could be named like. */
 const SITE_HTML_FILES = ['index.html', ...ERROR_PAGES];
 
@@ -83,11 +96,7 @@ export function planTwins(files: readonly string[]): { twins: Map<string, string
   const taken = new Set<string>(SITE_HTML_FILES);
   for (const file of files) {
     taken.add(file);
-    for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1)) {
-      const dir = file.slice(0, at);
-      if (taken.has(dir)) break;
-      taken.add(dir);
-    }
+    addFoldersOf(file, taken);
   }
   const twins = new Map<string, string>();
   const clashes: Array<{ file: string; twin: string }> = [];

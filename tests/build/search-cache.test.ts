@@ -5,16 +5,8 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { cachedSearchIndex } from '../../src/build/files/search-cache.js';
-import {
-  buildSearchIndex,
-  indexDocuments,
-  searchDocuments,
-  indexShard,
-  searchIndexOutput,
-  shardCount,
-  shardDocuments,
-  type SearchDocument,
-} from '../../src/build/files/search-index.js';
+import { buildSearchIndex, indexDocuments, searchDocuments, searchIndexOutput, shardCount, shardDocuments } from '../../src/build/files/search-index.js';
+import { makeShard, type ShardTask } from '../../src/build/files/search-update.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
@@ -138,7 +130,7 @@ describe('cachedSearchIndex', () => {
 });
 
 describe('search index shards', () => {
-  test('a changed document indexes its shard again and takes the others from the cache, to the bytes of a fresh index', async () => {
+  test('a changed document makes its shard again, from its last version, and takes the others from the cache, to the bytes of a fresh index', async () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const many = Array.from({ length: 5000 }, (_, i) => ({ id: `p${i}`, slug: `product-${i}`, name: `Product ${i}`, description: [] }));
     const base = catalogueWith('Turmeric root extract for supplements.');
@@ -148,9 +140,13 @@ describe('search index shards', () => {
     const first = catalogueOf((i) => `Extract number ${i}.`);
     expect(shardCount(5000)).toBe(4);
     const indexed: number[] = [];
-    const counting = async (shards: SearchDocument[][]) => {
-      indexed.push(shards.length);
-      return shards.map(indexShard);
+    const fromPrevious: boolean[][] = [];
+    let lastTasks: ShardTask[] = [];
+    const counting = async (tasks: ShardTask[]) => {
+      indexed.push(tasks.length);
+      lastTasks = tasks;
+      fromPrevious.push(tasks.map((t) => t.previous !== undefined));
+      return Promise.all(tasks.map(makeShard));
     };
     const made = await cachedSearchIndex(first, routesOf, cacheDir, undefined, counting);
     expect(made).toEqual(buildSearchIndex(first, routesOf));
@@ -158,9 +154,16 @@ describe('search index shards', () => {
     const edited = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, now organic.' : `Extract number ${i}.`));
     const again = await cachedSearchIndex(edited, routesOf, cacheDir, undefined, counting);
     expect(again).toEqual(buildSearchIndex(edited, routesOf));
-    // One shard indexed again, the other three taken from their entries.
+    // One shard made again (from its last version), the other three taken from their entries.
     expect(indexed).toEqual([4, 1]);
+    expect(fromPrevious).toEqual([[false, false, false, false], [true]]);
     expect(again.shards.filter((url) => made.shards.includes(url))).toHaveLength(3);
+    // A third edit of the same document starts from the second's version, not the first's.
+    const third = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, organic and kosher.' : `Extract number ${i}.`));
+    expect(await cachedSearchIndex(third, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(third, routesOf));
+    expect(fromPrevious.at(-1)).toEqual([true]);
+    const second = again.files.find((f) => !made.shards.includes(`/${f.path}`) && f.path.startsWith('search/index-'));
+    expect(lastTasks[0].previous?.contents).toBe(second?.contents);
   });
 });
 
@@ -170,7 +173,8 @@ describe('indexInWorker', () => {
     const compiled = path.join(root, 'build/src/build/files/search-worker.js');
     const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/build/files/search-worker.js');
     const docs = searchDocuments(catalogueWith('Turmeric root extract for supplements, 95% curcuminoids.'), routes);
-    const inWorker = await indexInWorker(shardDocuments(docs));
+    const tasks = shardDocuments(docs).map((shard) => ({ docs: shard, digests: shard.map((d) => d.url) }));
+    const inWorker = await indexInWorker(tasks);
     expect(searchIndexOutput(inWorker, docs.length)).toEqual(indexDocuments(docs));
     expect(inWorker).toHaveLength(1);
     // And through the cache, as the build calls it: a miss indexed in the thread, then a hit.

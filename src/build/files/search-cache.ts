@@ -13,18 +13,19 @@ import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../../core/catalogue.js';
 import {
-  indexShard,
   searchDocuments,
   searchIndexOutput,
   shardDocuments,
   type SearchDocument,
   type SearchIndexOutput,
   type SearchRoute,
+  type ShardFile,
 } from './search-index.js';
+import { makeShard, type ShardTask, type StoredShard } from './search-update.js';
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
 
-const FORMAT = 'site-search-cache/1';
+const FORMAT = 'site-search-cache/2';
 
 let codeKey: string | null | undefined;
 
@@ -40,7 +41,8 @@ function indexingCode(): string | null {
     const pkgFile = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}minisearch${path.sep}`)), 'minisearch', 'package.json');
     const { version } = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
     h.update(`minisearch@${version}\0`);
-    for (const file of [path.join(path.dirname(here), `search-index${ext}`), path.join(path.dirname(here), '..', '..', 'core', `search-options${ext}`)]) {
+    const files = [`search-index${ext}`, `search-update${ext}`, path.join('..', '..', 'core', `search-options${ext}`)];
+    for (const file of files.map((f) => path.join(path.dirname(here), f))) {
       const bytes = readFileSync(file);
       h.update(`${path.basename(file)}\0${bytes.length}\0`).update(bytes);
     }
@@ -71,70 +73,112 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
 /**
  * The index files for these routes: from `cacheDir` when the documents and
  * code are those of a stored entry; else each shard from its own entry when
- * its documents are those of one, and the others indexed by `index`
- * (MiniSearch, the expensive part; the build may hand it to a thread of its
- * own) and stored. `cacheDir` undefined: index, store nothing.
+ * its documents are those of one, and the others made by `index` (MiniSearch,
+ * the expensive part; the build may hand it to a thread of its own) from the
+ * shard's last version at its place where the cache has it
+ * (search-update.ts), and stored. `cacheDir` undefined: index, store nothing.
  */
 export async function cachedSearchIndex(
   catalogue: Catalogue,
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
   checkKey?: string,
-  index: (shards: SearchDocument[][]) => Promise<ShardFile[]> = async (shards) => shards.map(indexShard),
+  index: (tasks: ShardTask[]) => Promise<ShardFile[]> = (tasks) => Promise.all(tasks.map(makeShard)),
 ): Promise<SearchIndexOutput> {
   const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
   if (slot.hit !== undefined) return slot.hit;
   const docs = searchDocuments(catalogue, routes);
   const shards = shardDocuments(docs);
   const code = indexingCode();
-  const keys = shards.map((shard) => (code === null ? null : shardKey(code, shard)));
-  const files = keys.map((key) => (cacheDir === undefined || key === null ? undefined : readShard(cacheDir, key)));
+  const digests = shards.map((shard) => shard.map(documentDigest));
+  const keys = digests.map((d) => (code === null ? null : shardKey(code, d)));
+  const stored = keys.map((key) => (cacheDir === undefined || key === null ? undefined : readShard(cacheDir, key)));
+  const files = stored.map((s) => (s === undefined ? undefined : { path: s.path, contents: s.contents }));
   const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
   if (missing.length > 0) {
-    const made = await index(missing.map((i) => shards[i]));
+    const latest = cacheDir === undefined ? [] : readLatest(cacheDir, shards.length);
+    const tasks = missing.map((i): ShardTask => {
+      const previous = cacheDir === undefined || latest[i] === undefined ? undefined : readShard(cacheDir, latest[i]);
+      return { docs: shards[i], digests: digests[i], previous };
+    });
+    const made = await index(tasks);
     missing.forEach((i, j) => {
       files[i] = made[j];
       const key = keys[i];
-      if (cacheDir !== undefined && key !== null) storeShard(cacheDir, key, made[j]);
+      if (cacheDir !== undefined && key !== null) storeShard(cacheDir, key, made[j], digests[i]);
     });
     if (cacheDir !== undefined) pruneShards(cacheDir, shards.length);
   }
+  if (cacheDir !== undefined && keys.every((k) => k !== null)) writeLatest(cacheDir, keys as string[]);
   return slot.store(searchIndexOutput(files as ShardFile[], docs.length));
 }
 
-type ShardFile = { path: string; contents: string };
-
-/** A shard's documents and the indexing code, hashed: the name of its entry. */
-function shardKey(code: string, docs: readonly SearchDocument[]): string {
-  const h = createHash('sha256').update(`${code}\0shard\0`);
-  for (const d of docs) h.update(JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt])).update('\n');
-  return h.digest('hex').slice(0, 40);
+/** A document's digest: whatever of it the index holds. */
+function documentDigest(d: SearchDocument): string {
+  return createHash('sha1')
+    .update(JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt]))
+    .digest('hex');
 }
 
-const shardFile = (cacheDir: string, key: string) => path.join(cacheDir, 'search-shards', `${key}.json`);
+/** A shard's documents (their digests) and the indexing code, hashed: the name of its entry. */
+function shardKey(code: string, digests: readonly string[]): string {
+  return createHash('sha256').update(`${code}\0shard\0`).update(digests.join('\n')).digest('hex').slice(0, 40);
+}
 
-/** A stored shard (its path, a newline, its contents), marked as used; undefined when there is none. */
-function readShard(cacheDir: string, key: string): ShardFile | undefined {
+const shardsDir = (cacheDir: string) => path.join(cacheDir, 'search-shards');
+const shardFile = (cacheDir: string, key: string) => path.join(shardsDir(cacheDir), `${key}.json`);
+const SHARD_ENTRY = /^[0-9a-f]{40}\.json$/;
+
+/** The keys of the last index of `count` shards, by shard: where an update of each starts from. */
+const latestFile = (cacheDir: string, count: number) => path.join(shardsDir(cacheDir), `latest-${count}.json`);
+
+function readLatest(cacheDir: string, count: number): Array<string | undefined> {
+  try {
+    const keys = JSON.parse(readFileSync(latestFile(cacheDir, count), 'utf8')) as unknown;
+    return Array.isArray(keys) && keys.length === count ? keys.map((k) => (typeof k === 'string' && /^[0-9a-f]{40}$/.test(k) ? k : undefined)) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeLatest(cacheDir: string, keys: readonly string[]): void {
+  const file = latestFile(cacheDir, keys.length);
+  const text = JSON.stringify(keys);
+  try {
+    if (readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // none yet
+  }
+  writeCacheFile(file, text);
+}
+
+/**
+ * A stored shard (its path, its documents' digests, its contents, a line
+ * each but the last), marked as used; undefined when there is none.
+ */
+function readShard(cacheDir: string, key: string): (StoredShard & ShardFile) | undefined {
   try {
     const file = shardFile(cacheDir, key);
     const text = readFileSync(file, 'utf8');
-    const newline = text.indexOf('\n');
-    if (newline < 0) return undefined;
+    const first = text.indexOf('\n');
+    const second = first < 0 ? -1 : text.indexOf('\n', first + 1);
+    if (second < 0) return undefined;
+    const digests = JSON.parse(text.slice(first + 1, second)) as string[];
     const now = new Date();
     utimesSync(file, now, now);
-    return { path: text.slice(0, newline), contents: text.slice(newline + 1) };
+    return { path: text.slice(0, first), digests, contents: text.slice(second + 1) };
   } catch {
     return undefined;
   }
 }
 
-function storeShard(cacheDir: string, key: string, shard: ShardFile): void {
-  writeCacheFile(shardFile(cacheDir, key), `${shard.path}\n${shard.contents}`);
+function storeShard(cacheDir: string, key: string, shard: ShardFile, digests: readonly string[]): void {
+  writeCacheFile(shardFile(cacheDir, key), `${shard.path}\n${JSON.stringify(digests)}\n${shard.contents}`);
 }
 
 /** Keeps the shards of this index and of a few before it (the least recently used go). */
 function pruneShards(cacheDir: string, shards: number): void {
-  pruneCacheFiles(path.join(cacheDir, 'search-shards'), shards * 2 + 32, (n) => n.endsWith('.json'));
+  pruneCacheFiles(shardsDir(cacheDir), shards * 2 + 32, (n) => SHARD_ENTRY.test(n));
 }
 
 /** The cache's answer for these inputs: the stored output, or how to store a new one (returned as given). */

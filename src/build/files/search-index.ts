@@ -108,22 +108,121 @@ export function shardDocuments(docs: readonly SearchDocument[]): SearchDocument[
   return shards;
 }
 
-/** One shard's file: its documents and their MiniSearch index, named by its content's hash. */
-export function indexShard(docs: readonly SearchDocument[]): { path: string; contents: string } {
-  const mini = new MiniSearch<{ id: number; title: string; text: string }>(INDEX_OPTIONS);
-  mini.addAll(docs.map((d, id) => ({ id, title: d.title, text: d.text })));
+/** A shard's file in the output: its path (named by its content's hash) and contents. */
+export type ShardFile = { path: string; contents: string };
+
+/** MiniSearch's serialised index (`toJSON()`, serialisation version 2), as this stage reads and writes it. */
+export interface SerializedIndex {
+  documentCount: number;
+  nextId: number;
+  /** MiniSearch's short id → the document's id (its position in the shard, or search-update.ts's id of an added one). */
+  documentIds: Record<string, number | string>;
+  fieldIds: Record<string, number>;
+  fieldLength: Record<string, number[]>;
+  averageFieldLength: number[];
+  storedFields: Record<string, unknown>;
+  dirtCount: number;
+  /** [term, {field id: {short id: frequency}}] */
+  index: Array<[string, Record<string, Record<string, number>>]>;
+  serializationVersion: number;
+}
+
+/** Documents moved to another short id, at most, for which the postings are patched rather than rebuilt. */
+const PATCHED_MOVES = 32;
+
+/**
+ * The index in one form, whatever order its documents and terms were added
+ * in: the document at position i has short id i (`position` maps a
+ * document's id to its position), the terms are in code-unit order, and each
+ * field's average length is the mean of its lengths. MiniSearch's own
+ * serialisation depends on that history (ids handed out in turn, terms in
+ * insertion order, averages updated one document at a time), so without this
+ * a shard updated in place (search-update.ts) would not be the bytes of the
+ * same shard indexed afresh. Postings that name no document of the index
+ * are a caller's error: it vacuums discarded documents first.
+ */
+export function canonicalIndex(json: SerializedIndex, position: (id: number | string) => number): SerializedIndex {
+  const n = json.documentCount;
+  const documentIds: Record<string, number> = {};
+  const fieldLength: Record<string, number[]> = {};
+  const storedFields: Record<string, unknown> = {};
+  const moves = new Map<string, string>();
+  for (const [short, id] of Object.entries(json.documentIds)) {
+    const at = String(position(id));
+    documentIds[at] = Number(at);
+    fieldLength[at] = json.fieldLength[short];
+    if (json.storedFields[short] !== undefined) storedFields[at] = json.storedFields[short];
+    if (at !== short) moves.set(short, at);
+  }
+  if (moves.size > 0) {
+    for (const [, fields] of json.index) {
+      for (const field of Object.keys(fields)) fields[field] = movePostings(fields[field], moves);
+    }
+  }
+  const fields = Object.keys(json.fieldIds).length;
+  const averageFieldLength = Array.from({ length: fields }, (_, f) => {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += fieldLength[i]?.[f] ?? 0;
+    return n === 0 ? 0 : total / n;
+  });
+  const index = json.index.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    documentCount: n,
+    nextId: n,
+    documentIds,
+    fieldIds: json.fieldIds,
+    fieldLength,
+    averageFieldLength,
+    storedFields,
+    dirtCount: 0,
+    index,
+    serializationVersion: json.serializationVersion,
+  };
+}
+
+/** One term's postings in a field with the moved short ids renamed (JSON lists integer keys in numeric order). */
+function movePostings(postings: Record<string, number>, moves: ReadonlyMap<string, string>): Record<string, number> {
+  if (moves.size > PATCHED_MOVES) {
+    const out: Record<string, number> = {};
+    for (const short of Object.keys(postings)) out[moves.get(short) ?? short] = postings[short];
+    return out;
+  }
+  // Taken out first, then put back: a document may move to the short id another is moving from.
+  const taken: Array<[string, number]> = [];
+  for (const [from, to] of moves) {
+    const freq = postings[from];
+    if (freq === undefined) continue;
+    taken.push([to, freq]);
+    delete postings[from];
+  }
+  for (const [to, freq] of taken) postings[to] = freq;
+  return postings;
+}
+
+/** One shard's file: its documents and their index, named by its content's hash. */
+export function shardFile(docs: readonly SearchDocument[], index: SerializedIndex): ShardFile {
   const file: SearchIndexFile = {
     version: SEARCH_INDEX_VERSION,
     docs: docs.map((d): StoredDoc => [d.kind, d.url, d.title, d.excerpt]),
-    index: mini.toJSON(),
+    index,
   };
   const contents = JSON.stringify(file);
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10);
   return { path: `search/index-${hash}.json`, contents };
 }
 
+/** One shard's file, its documents indexed afresh by MiniSearch. */
+export function indexShard(docs: readonly SearchDocument[]): ShardFile {
+  const mini = new MiniSearch<{ id: number; title: string; text: string }>(INDEX_OPTIONS);
+  mini.addAll(docs.map((d, id) => ({ id, title: d.title, text: d.text })));
+  return shardFile(
+    docs,
+    canonicalIndex(mini.toJSON() as unknown as SerializedIndex, (id) => id as number),
+  );
+}
+
 /** The index files of the shards' files, in shard order: theirs and the entry file that names them. */
-export function searchIndexOutput(shards: ReadonlyArray<{ path: string; contents: string }>, documents: number): SearchIndexOutput {
+export function searchIndexOutput(shards: readonly ShardFile[], documents: number): SearchIndexOutput {
   const urls = shards.map((f) => `/${f.path}`);
   const entry: SearchEntry = { version: SEARCH_INDEX_VERSION, shards: urls, documents };
   return { files: [...shards, { path: SEARCH_ENTRY_PATH.slice(1), contents: JSON.stringify(entry) + '\n' }], shards: urls, documents };

@@ -164,6 +164,12 @@ describe('search index shards', () => {
     expect(fromPrevious.at(-1)).toEqual([true]);
     const second = again.files.find((f) => !made.shards.includes(`/${f.path}`) && f.path.startsWith('search/index-'));
     expect(lastTasks[0].previous?.contents).toBe(second?.contents);
+    // A shard indexed by other code (another tokenizer, another MiniSearch) is never a starting point.
+    const latest = path.join(cacheDir, 'search-shards', 'latest-4.json');
+    writeFileSync(latest, JSON.stringify({ ...JSON.parse(readFileSync(latest, 'utf8')), code: 'other indexing code' }));
+    const fourth = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, organic, kosher and halal.' : `Extract number ${i}.`));
+    expect(await cachedSearchIndex(fourth, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(fourth, routesOf));
+    expect(fromPrevious.at(-1)).toEqual([false]);
   });
 });
 

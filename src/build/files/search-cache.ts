@@ -96,7 +96,7 @@ export async function cachedSearchIndex(
   const files = stored.map((s) => (s === undefined ? undefined : { path: s.path, contents: s.contents }));
   const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
   if (missing.length > 0) {
-    const latest = cacheDir === undefined ? [] : readLatest(cacheDir, shards.length);
+    const latest = cacheDir === undefined || code === null ? [] : readLatest(cacheDir, shards.length, code);
     const tasks = missing.map((i): ShardTask => {
       const previous = cacheDir === undefined || latest[i] === undefined ? undefined : readShard(cacheDir, latest[i]);
       return { docs: shards[i], digests: digests[i], previous };
@@ -109,7 +109,7 @@ export async function cachedSearchIndex(
     });
     if (cacheDir !== undefined) pruneShards(cacheDir, shards.length);
   }
-  if (cacheDir !== undefined && keys.every((k) => k !== null)) writeLatest(cacheDir, keys as string[]);
+  if (cacheDir !== undefined && code !== null) writeLatest(cacheDir, code, keys as string[]);
   return slot.store(searchIndexOutput(files as ShardFile[], docs.length));
 }
 
@@ -129,21 +129,26 @@ const shardsDir = (cacheDir: string) => path.join(cacheDir, 'search-shards');
 const shardFile = (cacheDir: string, key: string) => path.join(shardsDir(cacheDir), `${key}.json`);
 const SHARD_ENTRY = /^[0-9a-f]{40}\.json$/;
 
-/** The keys of the last index of `count` shards, by shard: where an update of each starts from. */
+/**
+ * The keys of the last index of `count` shards, by shard: where an update of
+ * each starts from. Made by the same indexing code only: a shard another
+ * tokenizer indexed would keep its documents' old terms.
+ */
 const latestFile = (cacheDir: string, count: number) => path.join(shardsDir(cacheDir), `latest-${count}.json`);
 
-function readLatest(cacheDir: string, count: number): Array<string | undefined> {
+function readLatest(cacheDir: string, count: number, code: string): Array<string | undefined> {
   try {
-    const keys = JSON.parse(readFileSync(latestFile(cacheDir, count), 'utf8')) as unknown;
-    return Array.isArray(keys) && keys.length === count ? keys.map((k) => (typeof k === 'string' && /^[0-9a-f]{40}$/.test(k) ? k : undefined)) : [];
+    const latest = JSON.parse(readFileSync(latestFile(cacheDir, count), 'utf8')) as { code?: unknown; keys?: unknown };
+    const keys = latest.code === code && Array.isArray(latest.keys) && latest.keys.length === count ? (latest.keys as unknown[]) : [];
+    return keys.map((k) => (typeof k === 'string' && /^[0-9a-f]{40}$/.test(k) ? k : undefined));
   } catch {
     return [];
   }
 }
 
-function writeLatest(cacheDir: string, keys: readonly string[]): void {
+function writeLatest(cacheDir: string, code: string, keys: readonly string[]): void {
   const file = latestFile(cacheDir, keys.length);
-  const text = JSON.stringify(keys);
+  const text = JSON.stringify({ code, keys });
   try {
     if (readFileSync(file, 'utf8') === text) return;
   } catch {

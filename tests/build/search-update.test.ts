@@ -67,6 +67,12 @@ describe('updateShard', () => {
     const many = docs.map((d, i) => (i < 11 ? { ...d, text: `${d.text} changed` } : d));
     expect(await updateShard(previous, many, many.map(digest))).toBeNull();
     expect(await updateShard({ ...previous, contents: '{"version":1' }, few, few.map(digest))).toBeNull();
+    // A stored shard damaged in the cache (its ids gone, or its postings not what its documents say) is never fatal.
+    const damaged = JSON.parse(previous.contents);
+    damaged.index.documentIds = {};
+    expect(await updateShard({ ...previous, contents: JSON.stringify(damaged) }, few, few.map(digest))).toBeNull();
+    damaged.index = { ...JSON.parse(previous.contents).index, index: 'not a list' };
+    expect(await updateShard({ ...previous, contents: JSON.stringify(damaged) }, few, few.map(digest))).toBeNull();
   });
 
   test('an updated shard answers queries as the browser loads it, with the edited words found and the old ones gone', async () => {

@@ -60,13 +60,21 @@ export async function updateShard(previous: StoredShard, docs: readonly SearchDo
   });
   if (added.length > Math.max(1, docs.length * MAX_CHANGED_SHARE)) return null;
 
-  const mini = MiniSearch.loadJS<{ id: number | string; title: string; text: string }>(index as never, { ...INDEX_OPTIONS, autoVacuum: false });
-  for (let at = 0; at < file.docs.length; at++) if (!kept.has(at)) mini.discard(at);
-  await mini.vacuum({ batchSize: Number.POSITIVE_INFINITY });
-  for (const i of added) mini.add({ id: addedId(i), title: docs[i].title, text: docs[i].text });
-  const json = mini.toJSON() as unknown as SerializedIndex;
-  return shardFile(
-    docs,
-    canonicalIndex(json, (id) => (typeof id === 'number' ? kept.get(id)! : Number(id.slice(1)))),
-  );
+  try {
+    const mini = MiniSearch.loadJS<{ id: number | string; title: string; text: string }>(index as never, { ...INDEX_OPTIONS, autoVacuum: false });
+    for (let at = 0; at < file.docs.length; at++) if (!kept.has(at)) mini.discard(at);
+    await mini.vacuum({ batchSize: Number.POSITIVE_INFINITY });
+    for (const i of added) mini.add({ id: addedId(i), title: docs[i].title, text: docs[i].text });
+    const json = mini.toJSON() as unknown as SerializedIndex;
+    if (json.documentCount !== docs.length) return null;
+    const position = (id: number | string): number => {
+      const at = typeof id === 'number' ? kept.get(id) : Number(id.slice(1));
+      if (at === undefined || !Number.isInteger(at)) throw new Error(`a document id the update did not give: ${id}`);
+      return at;
+    };
+    return shardFile(docs, canonicalIndex(json, position));
+  } catch {
+    // A stored shard MiniSearch cannot load or update as it stands (damaged in the cache): indexed afresh.
+    return null;
+  }
 }

@@ -127,7 +127,9 @@ function shardKey(code: string, digests: readonly string[]): string {
 
 const shardsDir = (cacheDir: string) => path.join(cacheDir, 'search-shards');
 const shardFile = (cacheDir: string, key: string) => path.join(shardsDir(cacheDir), `${key}.json`);
-const SHARD_ENTRY = /^[0-9a-f]{40}\.json$/;
+/** A shard entry's key (shardKey), and its file's name. */
+const SHARD_KEY = /^[0-9a-f]{40}$/;
+const isShardEntry = (name: string) => name.endsWith('.json') && SHARD_KEY.test(name.slice(0, -'.json'.length));
 
 /**
  * The keys of the last index of `count` shards, by shard: where an update of
@@ -140,7 +142,7 @@ function readLatest(cacheDir: string, count: number, code: string): Array<string
   try {
     const latest = JSON.parse(readFileSync(latestFile(cacheDir, count), 'utf8')) as { code?: unknown; keys?: unknown };
     const keys = latest.code === code && Array.isArray(latest.keys) && latest.keys.length === count ? (latest.keys as unknown[]) : [];
-    return keys.map((k) => (typeof k === 'string' && /^[0-9a-f]{40}$/.test(k) ? k : undefined));
+    return keys.map((k) => (typeof k === 'string' && SHARD_KEY.test(k) ? k : undefined));
   } catch {
     return [];
   }
@@ -183,7 +185,7 @@ function storeShard(cacheDir: string, key: string, shard: ShardFile, digests: re
 
 /** Keeps the shards of this index and of a few before it (the least recently used go). */
 function pruneShards(cacheDir: string, shards: number): void {
-  pruneCacheFiles(shardsDir(cacheDir), shards * 2 + 32, (n) => SHARD_ENTRY.test(n));
+  pruneCacheFiles(shardsDir(cacheDir), shards * 2 + 32, isShardEntry);
 }
 
 /** The cache's answer for these inputs: the stored output, or how to store a new one (returned as given). */

@@ -27,8 +27,9 @@ export interface ShardTask {
 /** Past this share of the shard's documents to index (changed or new), indexing it afresh costs less than loading it and writing it back. */
 const MAX_CHANGED_SHARE = 0.25;
 
-/** Ids given to added documents, unlike the positions the loaded ones have: `+<position>`. */
+/** Ids given to added documents, unlike the positions the loaded ones have: `+<position>`, and back. */
 const addedId = (position: number) => `+${position}`;
+const addedPosition = (id: string) => Number(id.slice(1));
 
 /** The shard's file: updated from its previous version where that is cheaper, else indexed afresh; the same bytes either way. */
 export async function makeShard(task: ShardTask): Promise<ShardFile> {
@@ -68,7 +69,7 @@ export async function updateShard(previous: StoredShard, docs: readonly SearchDo
     const json = mini.toJSON() as unknown as SerializedIndex;
     if (json.documentCount !== docs.length) return null;
     const position = (id: number | string): number => {
-      const at = typeof id === 'number' ? kept.get(id) : Number(id.slice(1));
+      const at = typeof id === 'number' ? kept.get(id) : addedPosition(id);
       if (at === undefined || !Number.isInteger(at)) throw new Error(`a document id the update did not give: ${id}`);
       return at;
     };

@@ -7,6 +7,10 @@
  *   pages/nginx 1 worker  the same load against nginx with one worker process
  *                       (`site serve` is one Node process: the like-for-like baseline)
  *   pages/nginx auto    the same against nginx with `worker_processes auto`
+ *   pages/node:http floor  the same against a bare node:http server answering
+ *                       each page with the bytes `site serve` sent for it, from
+ *                       a Map (`bench/serve-floor.ts`): node:http's own cost,
+ *                       below which no handler of ours can go
  *   mixed/site          180 connections GET pages + 20 connections POST inquiries
  *                       to `site serve` at the same time (rate limit off)
  * with N = 50 and 200. Within a run the scenarios take turns, so that a
@@ -28,6 +32,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,6 +53,7 @@ const autocannon = require('autocannon') as Autocannon;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/site');
+const FLOOR = join(ROOT, 'build/bench/serve-floor.js');
 const FIXTURE = join(ROOT, 'tests/fixtures/serve-dist');
 const HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
@@ -135,6 +141,28 @@ function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => done());
     // Detached: each server is a process group of its own (nginx: master and workers).
     process.kill(-child.pid!, 'SIGTERM');
+  });
+}
+
+/** What `site serve` answers for one page under the bench's request headers, as the floor server replays it. */
+function recordAnswer(url: string, path: string): Promise<{ path: string; status: number; headers: string[]; body: string }> {
+  // node:http adds these itself on every answer.
+  const own = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  return new Promise((done, fail) => {
+    request(`${url}${path}`, { headers: HEADERS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          if (!own.has(res.rawHeaders[i].toLowerCase())) headers.push(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        }
+        done({ path, status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('base64') });
+      });
+      res.on('error', fail);
+    })
+      .on('error', fail)
+      .end();
   });
 }
 
@@ -266,6 +294,16 @@ export async function run(args: string[]): Promise<void> {
   const siteUrl = servers[0].url;
   try {
     for (const s of servers) await waitUntilUp(s.url, s.child);
+    const recorded = join(work, 'floor.json');
+    writeFileSync(recorded, JSON.stringify(await Promise.all(paths.map((path) => recordAnswer(siteUrl, path)))));
+    const floorPort = await freePort();
+    const floor = {
+      name: 'node:http floor',
+      url: `http://127.0.0.1:${floorPort}`,
+      child: spawn(process.execPath, [FLOOR, recorded, String(floorPort)], { stdio: 'ignore', detached: true }),
+    };
+    servers.push(floor);
+    await waitUntilUp(floor.url, floor.child);
     const inquiry = JSON.stringify({
       name: 'Bench Buyer',
       email: 'bench@buyer.example',
@@ -311,7 +349,7 @@ export async function run(args: string[]): Promise<void> {
     const nginxes = servers.filter((s) => s.name.startsWith('nginx'));
     for (const connections of CONNECTIONS) {
       const goal = connections === 200 ? 0.85 : 0.95;
-      for (const ours of servers.filter((s) => s.name.startsWith('site'))) {
+      for (const ours of servers.filter((s) => !s.name.startsWith('nginx'))) {
         const ratios = nginxes.map((s) => `${s.name} ${(rpsOf(`pages/${ours.name} ${connections}`) / rpsOf(`pages/${s.name} ${connections}`)).toFixed(2)}x`);
         if (ratios.length > 0)
           process.stdout.write(`pages at ${connections} connections: ${ours.name} / ${ratios.join(', / ')} (goal >= ${goal} of nginx 1 worker)\n`);

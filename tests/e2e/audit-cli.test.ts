@@ -83,6 +83,24 @@ describe('site audit (CLI)', () => {
     expect(bad.stderr).toContain(`${config}: /audit/rules/title~1too-lng: unknown rule "title/too-lng"`);
   });
 
+  it('takes the folder to audit as its argument, as --dir, and names both readings of a target that is neither', () => {
+    const { dir } = fixture(FAULTS);
+    const byFlag = site(['--dir', join(dir, 'site'), '--reports', join(dir, 'by-flag'), '--json', '--fail-on', 'none']);
+    const byArgument = site([join(dir, 'site'), '--reports', join(dir, 'by-argument'), '--json', '--fail-on', 'none']);
+    expect(byArgument.code).toBe(0);
+    expect(JSON.parse(byArgument.stdout).findings).toEqual(JSON.parse(byFlag.stdout).findings);
+    expect(JSON.parse(byArgument.stdout).findings.length).toBeGreaterThan(0);
+
+    const neither = site(['www.example.com/docs']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain(
+      'site audit "www.example.com/docs": expected a folder of HTML files or an absolute http(s) URL (say https://www.example.com/docs)',
+    );
+    const twice = site([join(dir, 'site'), '--dir', join(CLEAN, 'site')]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('a folder to audit is given twice');
+  });
+
   it('writes the formats asked for, and the HTML report names the files it wrote', () => {
     const { dir, run } = fixture(FAULTS);
     const reports = join(dir, 'elsewhere');

@@ -38,6 +38,24 @@ function parseFormats(value: string): Set<ReportFormat> {
 
 const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
 
+/**
+ * What `site audit TARGET` audits: an http(s) URL is crawled, a folder is read
+ * from disk (as `--dir` would be); no target means `--dir`. A target that is
+ * neither is a usage error naming both readings, since `example.com/docs`
+ * could mean either.
+ */
+export function auditTarget(target: string | undefined, dir: string, dirGiven: boolean): { crawl: string } | { dir: string } {
+  if (target === undefined) return { dir };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return { crawl: httpUrl(target, 'site audit URL').href };
+  if (existsSync(target) && statSync(target).isDirectory()) {
+    if (dirGiven) throw new UserError(`site audit ${JSON.stringify(target)}: a folder to audit is given twice, here and as --dir ${JSON.stringify(dir)}`);
+    return { dir: target };
+  }
+  throw new UserError(
+    `site audit ${JSON.stringify(target)}: expected a folder of HTML files or an absolute http(s) URL (say https://${target.replace(/^\/+/, '')})`,
+  );
+}
+
 /** The crawl's settings from `site audit URL` and its flags. */
 function crawlOptions(url: string, flags: AuditFlags) {
   const parsed = httpUrl(url, 'site audit URL');
@@ -55,7 +73,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
   program
     .command('audit')
     .description('audit a built site for SEO problems, or crawl a served one (site audit URL); writes reports/audit.json and reports/audit.html')
-    .argument('[url]', 'crawl the site served at this http(s) URL instead of reading --dir')
+    .argument('[target]', 'a folder to audit (as --dir), or the http(s) URL of a served site to crawl')
     .option('--dir <dir>', 'the built site to audit', 'dist')
     .option('--reports <dir>', 'where to write the reports (and read build-routes.json when it describes --dir)', 'reports')
     .option('--format <formats>', 'reports to write, comma-separated: html, json, csv (audit-findings.csv and audit-pages.csv)', 'html,json')
@@ -78,9 +96,11 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
     .option('--max-pages <n>', 'with a URL: pages to fetch at most', '10000')
     .option('--timeout <seconds>', 'with a URL: time allowed for each answer', '15')
     .option('--ignore-robots', 'with a URL: fetch what robots.txt disallows')
-    .action(async (url: string | undefined, flags: AuditFlags) => {
+    .action(async (target: string | undefined, flags: AuditFlags, command: Command) => {
       const started = performance.now();
-      const crawl = url === undefined ? null : crawlOptions(url, flags);
+      const what = auditTarget(target, flags.dir, command.getOptionValueSource('dir') === 'cli');
+      const crawl = 'crawl' in what ? crawlOptions(what.crawl, flags) : null;
+      if ('dir' in what) flags.dir = what.dir;
       if (crawl === null && (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory())) {
         throw new UserError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
       }

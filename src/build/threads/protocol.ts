@@ -8,6 +8,7 @@ import type { BodyRef } from '../../core/catalogue.js';
 import type { AssetRefs } from '../../model/model.js';
 import type { TallyEntries } from '../links/scan.js';
 import type { ErrorPageFile } from '../../core/error-pages.js';
+import type { Stock, StockTask } from '../output/stock.js';
 
 export interface WorkerConfig {
   /**
@@ -65,22 +66,11 @@ export type RenderTask =
   /**
    * Readies the output folder before any page is written: when it was made
    * from the spare, takes its inventory (removing links, see atomic.ts); then
-   * creates the pages' folders (relative to it) that are not there yet.
+   * creates the pages' folders (relative to it) that are not there yet. One
+   * per render thread, run at once, a share each (see takeStock in
+   * build/output/stock.ts).
    */
-  | {
-      kind: 'prepare';
-      recycled: boolean;
-      dirs: string[];
-      /** This task's share of the folder (see ownerOf in build/output/atomic.ts): one per render thread, run at once. */
-      part: number;
-      parts: number;
-      /**
-       * Pages get twins: a file `<dir>.html` beside a page folder in `dirs`
-       * is left out of the inventory, as the page's writer replaces it
-       * (a twin the build no longer wants is in the inventory, and goes).
-       */
-      twins: boolean;
-    };
+  | ({ kind: 'prepare' } & StockTask);
 
 /** What the sitemap and reports need about a page (render's RouteFacts plus size). */
 export interface PageFacts {
@@ -163,11 +153,8 @@ export interface ErrorPagesResult {
   links: TallyEntries;
 }
 
-export interface PrepareResult {
+export interface PrepareResult extends Stock {
   kind: 'prepare';
-  /** What the recycled folder held (empty for a new one), relative to it. */
-  files: string[];
-  dirs: string[];
 }
 
 export type RenderResult = RoutesResult | ArtworkResult | ErrorPagesResult | PrepareResult | DigestsResult;

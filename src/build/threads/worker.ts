@@ -5,7 +5,7 @@
  * renderer in-process (createRenderer with the catalogue it already holds) as
  * one more render thread.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { Catalogue } from '../../core/catalogue.js';
 import type { Block, Product, RouteRecord } from '../../core/schema.js';
@@ -16,24 +16,13 @@ import { readDigests, recordReads, recordingModel, shortHash } from '../../model
 import { BatchRecord } from '../incremental/batch.js';
 import { digestOfStamp } from '../output/stamps.js';
 import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';
-import { folderOfTwin, insideRoot, twinFileOf } from '../output/paths.js';
+import { insideRoot, twinFileOf } from '../output/paths.js';
 import { writeStampedOutputFile, type PageWrite } from '../output/page-file.js';
-import { ownerOf, takeInventory } from '../output/atomic.js';
+import { takeStock } from '../output/stock.js';
 import { clearWay } from '../output/clear-way.js';
 import { BodyChangedError, readBody } from '../../load/lean.js';
 import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../../core/error-pages.js';
-import type {
-  ArtworkResult,
-  PrepareResult,
-  ErrorPagesResult,
-  PageFacts,
-  RenderFailure,
-  RenderResult,
-  RenderTask,
-  RouteJob,
-  RoutesResult,
-  WorkerConfig,
-} from './protocol.js';
+import type { ArtworkResult, ErrorPagesResult, PageFacts, RenderFailure, RenderResult, RenderTask, RouteJob, RoutesResult, WorkerConfig } from './protocol.js';
 
 /** The render API (src/render/index.ts; CONTRACTS.md), as far as the build uses it. */
 export interface RenderApi<Model = unknown> {
@@ -77,33 +66,6 @@ function writeOutput(outDir: string, file: string, pieces: readonly string[], { 
     // As a new file: whatever the failed attempt wrote or kept goes (never written through, nor counted as kept).
     rmSync(insideRoot(outDir, file), { force: true });
     return write(true);
-  }
-}
-
-function prepare(outDir: string, task: Extract<RenderTask, { kind: 'prepare' }>): PrepareResult {
-  const { part, parts } = task;
-  let twinOfPage: ((file: string) => boolean) | undefined;
-  if (task.twins) {
-    const pageDirs = new Set(task.dirs);
-    twinOfPage = (file) => {
-      const folder = folderOfTwin(file);
-      return folder !== null && pageDirs.has(folder);
-    };
-  }
-  const inventory = task.recycled ? takeInventory(outDir, part, parts, twinOfPage) : { files: new Set<string>(), dirs: new Set<string>() };
-  // Each part makes the folders of its own share, which only its own walk can have found.
-  for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) makeFolder(outDir, dir);
-  return { kind: 'prepare', files: [...inventory.files], dirs: [...inventory.dirs] };
-}
-
-/** mkdir -p of `dir` in the output folder, through whatever an earlier build left in the way (see clear-way.ts). */
-function makeFolder(outDir: string, dir: string): void {
-  try {
-    mkdirSync(insideRoot(outDir, dir), { recursive: true });
-  } catch {
-    // Tried again even when nothing was cleared: another render thread may have cleared the same file on the way.
-    clearWay(outDir, dir, 'folder');
-    mkdirSync(insideRoot(outDir, dir), { recursive: true });
   }
 }
 
@@ -173,7 +135,7 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
       case 'error-pages':
         return renderErrorPages(config.outDir, await ready());
       case 'prepare':
-        return prepare(config.outDir, task);
+        return { kind: 'prepare', ...takeStock(config.outDir, task) };
       case 'digests': {
         const session = await ready();
         const api = session.api;

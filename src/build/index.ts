@@ -89,7 +89,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
   try {
     // check
-    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false });
+    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey });
     clock.lap('check');
     checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
 

@@ -49,6 +49,8 @@ export interface CheckDataDirOptions {
   cacheDir?: string | false;
   /** Load the catalogue lean (see ValidateOptions.lean in src/load/index.ts); cached apart from a whole one. */
   lean?: boolean;
+  /** Called with the result's content key (CheckResult.key) as soon as it is known, before anything is validated. */
+  onKey?: (key: string | undefined) => void;
 }
 
 /** A check's result before it is counted. */
@@ -65,6 +67,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const snapshot = readDataDir(dataDir, KEPT_BYTES, state?.known);
   // A lean result's entry holds no bodies, so it is worth keeping for far larger catalogues.
   const key = path ? snapshotKey(snapshot, lean ? `${code}\0lean` : code, lean ? MAX_LEAN_DATA_BYTES : MAX_DATA_BYTES) : undefined;
+  options.onKey?.(key);
   const read = countRead(snapshot);
   const all = snapshot.files.length;
   if (!path || !stateId || !key) {

@@ -6,8 +6,9 @@
  * reports, or another option, makes the build run, and its output is then
  * the bytes of the first build's.
  */
-import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build, fileDigests as digests, requireCompiled, workDir } from './helpers.js';
 
@@ -89,4 +90,27 @@ describe('a build with nothing changed', () => {
     expect((await run()).timings.verify).toBeGreaterThanOrEqual(0);
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
+
+  it("stops comparing the output once the check's data key is not the manifest's", async () => {
+    // The thread itself runs only from compiled code (from the TypeScript sources it compares in-process).
+    const compiled = path.resolve('build/src/build/incremental/up-to-date.js');
+    const { verifyInThread, writeManifest } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/build/incremental/up-to-date.js');
+    const work = workDir();
+    const cache = path.join(work, 'cache');
+    const out = path.join(work, 'dist');
+    mkdirSync(path.join(out, 'a'), { recursive: true });
+    writeFileSync(path.join(out, 'a/index.html'), '<!doctype html><title>a</title>');
+    const code = { renderModule: 'test:render', assets: {}, htmlTwins: true };
+    const answer = { ok: true, diagnostics: [], pages: 1 } as unknown as Parameters<typeof writeManifest>[3];
+    writeManifest(cache, out, { code, check: 'data-1', options: 'options' }, answer, new Set(['a/index.html']), new Map(), []);
+
+    const same = verifyInThread(cache, out, code);
+    same.dataKey('data-1');
+    expect(await same.result).toMatchObject({ check: 'data-1', options: 'options' });
+    // Every stat still matches, so only the key can have stopped this one.
+    const other = verifyInThread(cache, out, code);
+    other.dataKey('data-2');
+    expect(await other.result).toBeNull();
+    rmSync(work, { recursive: true, force: true });
+  });
 });

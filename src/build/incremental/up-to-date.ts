@@ -128,8 +128,8 @@ export interface Unchanged {
   answer: Answer;
 }
 
-/** The manifest of `outDir` when it was made by this code and every path it names still has its stat; else null. */
-export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts): Unchanged | null {
+/** The manifest of `outDir` when it was made by this code for this folder; else null. */
+function readManifest(cacheDir: string, outDir: string, code: CodeParts): OutputManifest | null {
   const file = manifestFile(cacheDir, outDir);
   if (!existsSync(file)) return null;
   let manifest: OutputManifest;
@@ -138,8 +138,18 @@ export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts):
   } catch {
     return null;
   }
+  if (manifest?.format !== FORMAT || manifest.folder !== folderId(path.resolve(outDir)) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
+  return manifest;
+}
+
+/** The manifest of `outDir` when it was made by this code and every path it names still has its stat; else null. */
+export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts): Unchanged | null {
+  const manifest = readManifest(cacheDir, outDir, code);
+  return manifest === null ? null : compareStats(outDir, manifest);
+}
+
+function compareStats(outDir: string, manifest: OutputManifest): Unchanged | null {
   const root = path.resolve(outDir);
-  if (manifest?.format !== FORMAT || manifest.folder !== folderId(root) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
   for (let i = 0; i < manifest.paths.length; i++) {
     const p = manifest.paths[i];
     const stat = lstatSync(fullPath(root, p), { bigint: true, throwIfNoEntry: false });
@@ -151,8 +161,17 @@ export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts):
 /** A comparison under way in its own thread (verifyOutput); `stop` ends it when its answer is no longer needed. */
 export interface Verifying {
   result: Promise<Unchanged | null>;
+  /**
+   * The data's content key, as soon as the check knows it: when the manifest
+   * was made from other data its stats need no comparing (the build runs
+   * whatever they say), and the thread stops, leaving the cores to the check.
+   */
+  dataKey(key: string | undefined): void;
   stop(): void;
 }
+
+/** What the thread posts: the manifest's data key once it is read (null: no usable manifest), then its answer. */
+type VerifierMessage = { kind: 'check'; check: string | null } | { kind: 'answer'; answer: Unchanged | null };
 
 /**
  * verifyOutput in a worker thread, beside the check. Run from TypeScript
@@ -164,20 +183,39 @@ export function verifyInThread(cacheDir: string, outDir: string, code: CodeParts
     let stopped = false;
     return {
       result: Promise.resolve().then(() => (stopped ? null : verifyOutput(cacheDir, outDir, code))),
+      // Compared before the check has a key: the build compares the keys itself.
+      dataKey: () => undefined,
       stop: () => {
         stopped = true;
       },
     };
   }
   const worker = new Worker(SELF, { workerData: { outputVerifier: { cacheDir, outDir, code } } });
+  let manifestKey: string | null | undefined;
+  let data: { key: string | undefined } | undefined;
+  let settle: (answer: Unchanged | null) => void = () => undefined;
   const result = new Promise<Unchanged | null>((resolve) => {
-    worker.once('message', (answer: Unchanged | null) => resolve(answer));
-    // A thread that failed or was stopped only means the build runs.
-    worker.once('error', () => resolve(null));
-    worker.once('exit', () => resolve(null));
+    settle = resolve;
   });
+  const stopOnMismatch = (): void => {
+    if (manifestKey === undefined || data === undefined || manifestKey === data.key) return;
+    settle(null);
+    void worker.terminate();
+  };
+  worker.on('message', (message: VerifierMessage) => {
+    if (message.kind === 'answer') return settle(message.answer);
+    manifestKey = message.check;
+    stopOnMismatch();
+  });
+  // A thread that failed or was stopped only means the build runs.
+  worker.once('error', () => settle(null));
+  worker.once('exit', () => settle(null));
   return {
     result,
+    dataKey: (key) => {
+      data = { key };
+      stopOnMismatch();
+    },
     stop: () => void worker.terminate(),
   };
 }
@@ -185,5 +223,10 @@ export function verifyInThread(cacheDir: string, outDir: string, code: CodeParts
 // Only in the thread started above: other worker threads (the render pool's) may import this module too.
 if (!isMainThread && parentPort !== null) {
   const job = (workerData as { outputVerifier?: { cacheDir: string; outDir: string; code: CodeParts } } | null)?.outputVerifier;
-  if (job !== undefined) parentPort.postMessage(verifyOutput(job.cacheDir, job.outDir, job.code));
+  if (job !== undefined) {
+    const manifest = readManifest(job.cacheDir, job.outDir, job.code);
+    const post = (message: VerifierMessage) => parentPort!.postMessage(message);
+    post({ kind: 'check', check: manifest?.check ?? null });
+    post({ kind: 'answer', answer: manifest === null ? null : compareStats(job.outDir, manifest) });
+  }
 }

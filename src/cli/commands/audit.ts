@@ -72,7 +72,9 @@ function crawlOptions(url: string, flags: AuditFlags) {
 export function registerAudit(program: Command, ctx: CommandContext): void {
   program
     .command('audit')
-    .description('audit a built site for SEO problems, or crawl a served one (site audit URL); writes reports/audit.json and reports/audit.html')
+    .description(
+      'audit a site on disk for SEO problems (site audit DIR, dist/ by default), or crawl a served one (site audit URL); writes reports/audit.json and reports/audit.html',
+    )
     .argument('[target]', 'a folder to audit (as --dir), or the http(s) URL of a served site to crawl')
     .option('--dir <dir>', 'the built site to audit', 'dist')
     .option('--reports <dir>', 'where to write the reports (and read build-routes.json when it describes --dir)', 'reports')

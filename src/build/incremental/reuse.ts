@@ -94,7 +94,7 @@ export function takeOverPages(
     if (written.kept === 'stamp') result.byStamp++;
     const { index } = planned;
     result.facts.push({ index, ...entry.facts, metaFallback: [...entry.facts.metaFallback] });
-    const internal = entry.internal.map((t) => previous.targets[t]);
+    const internal = Array.from(entry.internal, (t) => previous.targets[t]);
     const group = groupOf(entry.group);
     tally.add(group === undefined ? { internal, unsafe: entry.unsafe } : { internal, unsafe: entry.unsafe, group }, index);
     for (const u of entry.unsafe) result.unsafe.push([u, index]);

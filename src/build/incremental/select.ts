@@ -1,6 +1,6 @@
 /** Which pages an incremental build renders, and which it takes over from the last build as they are. */
 import type { PlannedRoute } from '../types.js';
-import type { BuildRecord, RecordedEntry } from './record.js';
+import type { BuildRecord, Positions, RecordedEntry } from './record.js';
 
 export interface Selection {
   render: PlannedRoute[];
@@ -22,9 +22,13 @@ export function selectPages(
   for (let i = 0; i < changed.length; i++) if (digests[i] !== previous.digests[i]) changed[i] = 1;
   const byFile = new Map(previous.entries.map((e) => [e.file, e]));
   const selection: Selection = { render: [], reuse: [] };
+  const anyChanged = (reads: Positions): boolean => {
+    for (let i = 0; i < reads.length; i++) if (changed[reads[i]] === 1) return true;
+    return false;
+  };
   for (const planned of plan) {
     const entry = byFile.get(planned.file);
-    if (entry !== undefined && entry.route === keyOf(planned) && !entry.reads.some((r) => changed[r] === 1)) selection.reuse.push({ planned, entry });
+    if (entry !== undefined && entry.route === keyOf(planned) && !anyChanged(entry.reads)) selection.reuse.push({ planned, entry });
     else selection.render.push(planned);
   }
   return selection;

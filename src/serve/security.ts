@@ -4,41 +4,89 @@
  * and styles, so the built site runs without 'unsafe-inline'.
  */
 import { createHash } from 'node:crypto';
-import * as cheerio from 'cheerio';
+import { decodeEntities } from '../core/html/entities.js';
+import { attributeBounds, findEndTag, nameIs, nextAttribute, tokenize } from '../core/html/tokenize.js';
 import { type InlineHashes, originOf } from '../core/http-headers.js';
 
-// Pure parts shared with the build's dist/_headers (build/files/headers-file.ts), which must not load cheerio.
+// Pure parts shared with the build's dist/_headers (build/files/headers-file.ts).
 export { type CspExtra, type InlineHashes, NO_INLINE, SECURITY_HEADERS, contentSecurityPolicy } from '../core/http-headers.js';
 
 /** Script types a browser executes; anything else (JSON-LD, importmap-free data blocks) is data, not script. */
 const EXECUTABLE_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/i;
 
+/** Elements whose content an HTML parser reads as text, not tags (raw text and RCDATA; noscript as a browser with scripting on reads it). */
+const TEXT_ONLY = ['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript'];
+
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 const unique = (xs: string[]): string[] => [...new Set(xs)].sort();
 
+/** The attributes inlineHashes reads, first occurrence kept (as an HTML parser keeps it), entities decoded. */
+const READ = ['style', 'src', 'type', 'rel', 'href'] as const;
+
+/**
+ * The hashes of a page's inline scripts, style elements and style
+ * attributes, and the origins its scripts, stylesheets and images load from.
+ * Read with the shared tokenizer (src/core/html/), as the build's link check
+ * and the audit read pages: `site serve` does this on each page's first
+ * request, where parsing the page into a tree took 4 ms a page
+ * (docs/PERFORMANCE.md, "Serve").
+ */
 export function inlineHashes(html: string): InlineHashes {
-  const $ = cheerio.load(html);
   const scripts: string[] = [];
   const styles: string[] = [];
   const styleAttributes: string[] = [];
-  $('script:not([src])').each((_, el) => {
-    const type = ($(el).attr('type') ?? '').trim();
-    if (EXECUTABLE_TYPE.test(type)) scripts.push(sha256($(el).text()));
+  const origins = { script: [] as string[], style: [] as string[], img: [] as string[] };
+  const b = attributeBounds();
+  const attrs = new Map<(typeof READ)[number], string>();
+  const rawText = (from: number, name: string): [string, number] => {
+    const close = findEndTag(html, from, name);
+    const end = close === -1 ? html.length : close;
+    return [html.slice(from, end), end];
+  };
+  tokenize(html, {
+    text: () => undefined,
+    endTag: () => undefined,
+    startTag(nameStart, nameEnd, _hash, gt) {
+      attrs.clear();
+      for (let i = nextAttribute(html, nameEnd, gt, b); i !== -1; i = nextAttribute(html, i, gt, b)) {
+        const name = READ.find((n) => nameIs(html, b[0], b[1], n));
+        if (name !== undefined && !attrs.has(name)) attrs.set(name, b[2] === -1 ? '' : decodeEntities(html.slice(b[2], b[3])));
+      }
+      const style = attrs.get('style');
+      if (style !== undefined) styleAttributes.push(sha256(style));
+      const tag = html.slice(nameStart, nameEnd).toLowerCase();
+      const src = attrs.get('src');
+      if (tag === 'script') {
+        const [text, end] = rawText(gt + 1, 'script');
+        if (src !== undefined) origins.script.push(...originOf(src));
+        else if (EXECUTABLE_TYPE.test((attrs.get('type') ?? '').trim())) scripts.push(sha256(text));
+        return end;
+      }
+      if (tag === 'style') {
+        const [text, end] = rawText(gt + 1, 'style');
+        styles.push(sha256(text));
+        return end;
+      }
+      if (
+        tag === 'link' &&
+        (attrs.get('rel') ?? '')
+          .toLowerCase()
+          .split(/[\t\n\f\r ]+/)
+          .includes('stylesheet')
+      ) {
+        const href = attrs.get('href');
+        if (href !== undefined) origins.style.push(...originOf(href));
+      }
+      if (tag === 'img' && src !== undefined) origins.img.push(...originOf(src));
+      return TEXT_ONLY.includes(tag) ? rawText(gt + 1, tag)[1] : gt + 1;
+    },
   });
-  $('style').each((_, el) => void styles.push(sha256($(el).text())));
-  $('[style]').each((_, el) => void styleAttributes.push(sha256($(el).attr('style') ?? '')));
-  const origins = (selector: string, attr: string) =>
-    unique(
-      $(selector)
-        .toArray()
-        .flatMap((el) => originOf($(el).attr(attr))),
-    );
   return {
     scripts: unique(scripts),
     styles: unique(styles),
     styleAttributes: unique(styleAttributes),
-    origins: { script: origins('script[src]', 'src'), style: origins('link[rel~="stylesheet"][href]', 'href'), img: origins('img[src]', 'src') },
+    origins: { script: unique(origins.script), style: unique(origins.style), img: unique(origins.img) },
   };
 }
 

@@ -39,10 +39,10 @@ export function inlineHashes(html: string): InlineHashes {
   const origins = { script: [] as string[], style: [] as string[], img: [] as string[] };
   const b = attributeBounds();
   const attrs = new Map<(typeof READ)[number], string>();
-  const rawText = (from: number, name: string): [string, number] => {
+  /** Where the content of a text-only element starting at `from` ends: its end tag, or the end of the page. */
+  const textEnd = (from: number, name: string): number => {
     const close = findEndTag(html, from, name);
-    const end = close === -1 ? html.length : close;
-    return [html.slice(from, end), end];
+    return close === -1 ? html.length : close;
   };
   tokenize(html, {
     text: () => undefined,
@@ -58,14 +58,14 @@ export function inlineHashes(html: string): InlineHashes {
       const tag = html.slice(nameStart, nameEnd).toLowerCase();
       const src = attrs.get('src');
       if (tag === 'script') {
-        const [text, end] = rawText(gt + 1, 'script');
+        const end = textEnd(gt + 1, 'script');
         if (src !== undefined) origins.script.push(...originOf(src));
-        else if (EXECUTABLE_TYPE.test((attrs.get('type') ?? '').trim())) scripts.push(sha256(text));
+        else if (EXECUTABLE_TYPE.test((attrs.get('type') ?? '').trim())) scripts.push(sha256(html.slice(gt + 1, end)));
         return end;
       }
       if (tag === 'style') {
-        const [text, end] = rawText(gt + 1, 'style');
-        styles.push(sha256(text));
+        const end = textEnd(gt + 1, 'style');
+        styles.push(sha256(html.slice(gt + 1, end)));
         return end;
       }
       if (
@@ -79,7 +79,7 @@ export function inlineHashes(html: string): InlineHashes {
         if (href !== undefined) origins.style.push(...originOf(href));
       }
       if (tag === 'img' && src !== undefined) origins.img.push(...originOf(src));
-      return TEXT_ONLY.includes(tag) ? rawText(gt + 1, tag)[1] : gt + 1;
+      return TEXT_ONLY.includes(tag) ? textEnd(gt + 1, tag) : gt + 1;
     },
   });
   return {

@@ -46,7 +46,8 @@ const RANK = { error: 3, warning: 2, info: 1, none: 0 } as const;
  */
 export function auditTarget(target: string | undefined, dir: string, dirGiven: boolean): { crawl: string } | { dir: string } {
   if (target === undefined) return { dir };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return { crawl: httpUrl(target, 'site audit URL').href };
+  // Any scheme is a URL: crawlOptions refuses one that is not http(s).
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return { crawl: target };
   if (existsSync(target) && statSync(target).isDirectory()) {
     if (dirGiven) throw new UserError(`site audit ${JSON.stringify(target)}: a folder to audit is given twice, here and as --dir ${JSON.stringify(dir)}`);
     return { dir: target };
@@ -102,9 +103,9 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       const started = performance.now();
       const what = auditTarget(target, flags.dir, command.getOptionValueSource('dir') === 'cli');
       const crawl = 'crawl' in what ? crawlOptions(what.crawl, flags) : null;
-      if ('dir' in what) flags.dir = what.dir;
-      if (crawl === null && (!existsSync(flags.dir) || !statSync(flags.dir).isDirectory())) {
-        throw new UserError(`no built site at ${flags.dir} (run \`site build\` first, or pass --dir)`);
+      const dir = 'dir' in what ? what.dir : flags.dir;
+      if (crawl === null && (!existsSync(dir) || !statSync(dir).isDirectory())) {
+        throw new UserError(`no built site at ${dir} (run \`site build\` first, or pass --dir)`);
       }
       if (flags.origin !== undefined) httpUrl(flags.origin, '--origin');
       const formats = parseFormats(flags.format);
@@ -125,7 +126,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
       let report = crawl
         ? await (await import('../../audit/crawl/index.js')).runCrawlAudit({ ...crawl, origin: flags.origin ?? configOrigin, settings, onPhase })
         : await runAudit({
-            dir: flags.dir,
+            dir,
             reportsDir: flags.reports,
             origin: flags.origin ?? configOrigin,
             exclude: [...configExclude, ...flags.exclude],
@@ -134,7 +135,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
           });
       if (flags.lighthouse) {
         const { runLighthouse } = await import('../../audit/lighthouse.js');
-        const lh = await runLighthouse({ dir: flags.dir, report, extraPages, budget, settings, log: stderr, serve: serveForLighthouse });
+        const lh = await runLighthouse({ dir, report, extraPages, budget, settings, log: stderr, serve: serveForLighthouse });
         report = assembleReport(report, sortFindings([...report.findings, ...lh.findings]), report.pages, settings, lh.pages);
       }
 
@@ -144,7 +145,7 @@ export function registerAudit(program: Command, ctx: CommandContext): void {
         reportsDir: flags.reports,
         formats,
         json: flags.json,
-        siteDir: relative(flags.reports, flags.dir),
+        siteDir: relative(flags.reports, dir),
       });
       onPhase('reports', performance.now() - writeStart);
 

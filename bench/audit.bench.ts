@@ -22,6 +22,9 @@
  * alternating, medians of --runs; it prints pages reached, sitemap URLs not
  * reached and broken URLs of each. Budget (issue 19): under a fifth of
  * linkinator's time. With --chrt both crawlers run at real-time priority.
+ * Each run also times the crawl's two floors (`bench/crawl-floor.ts`):
+ * fetching the crawl's URLs with its client and nothing else, and reading
+ * its pages with nothing else.
  *
  * Budgets (issue 5): 1,500 pages under 2 s, 100,000 under 60 s with bounded memory.
  * Synthetic sites are generated once into the temp folder and reused.
@@ -38,6 +41,7 @@ import sirv from 'sirv';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let BIN = fileURLToPath(new URL('../../bin/site', import.meta.url));
 const DEFAULT_RUNS = 5;
+const CRAWL_FLOOR = fileURLToPath(new URL('./crawl-floor.js', import.meta.url));
 let RUNS = DEFAULT_RUNS;
 let CHRT = false;
 const ORIGIN = 'https://www.example-extracts.com';
@@ -355,9 +359,15 @@ async function measureCrawl(dir: string): Promise<void> {
       } else sitemapUrls.add(path);
     }
     // One crawl first, untimed: the server's first reads of each file would be charged to whichever crawler came first.
-    await spawnCollect(process.execPath, [BIN, 'audit', server.url, '--fail-on', 'none', '--reports', reports]);
+    // Its URLs are what the floors fetch.
+    const warm = await spawnCollect(process.execPath, [BIN, 'audit', server.url, '--json', '--fail-on', 'none', '--reports', reports]);
+    const crawled = join(tmpdir(), `site-crawl-bench-urls-${process.pid}.json`);
+    writeFileSync(crawled, JSON.stringify((JSON.parse(warm.stdout) as { crawl: { urls: unknown[] } }).crawl.urls));
     const ours: number[] = [];
     const theirs: number[] = [];
+    const fetchFloor: number[] = [];
+    const readFloor: number[] = [];
+    let floorSummary = '';
     let oursSummary = '';
     let theirsSummary = '';
     for (let i = 0; i < RUNS; i++) {
@@ -407,6 +417,17 @@ async function measureCrawl(dir: string): Promise<void> {
       const links = (JSON.parse(l.stdout) as { links: Array<{ url: string; state: string }> }).links;
       const checked = new Set(links.filter((x) => x.state !== 'SKIPPED').map((x) => x.url));
       theirsSummary = `${checked.size} URLs checked, ${links.filter((x) => x.state === 'BROKEN').length} broken (exit ${l.code})`;
+
+      // The floors (bench/crawl-floor.ts): fetching alone, timed as a whole process like the two crawls; reading alone.
+      const f = await spawnCollect(process.execPath, [CRAWL_FLOOR, 'fetch', crawled, '8']);
+      if (f.code !== 0) throw new Error(`crawl floor (fetch) exited ${f.code}`);
+      fetchFloor.push(f.ms);
+      const fetched = JSON.parse(f.stdout) as { urls: number; pages: number; bytes: number };
+      const r = await spawnCollect(process.execPath, [CRAWL_FLOOR, 'read', crawled, '8']);
+      if (r.code !== 0) throw new Error(`crawl floor (read) exited ${r.code}`);
+      const read = JSON.parse(r.stdout) as { ms: number; pages: number };
+      readFloor.push(read.ms);
+      floorSummary = `${fetched.urls} URLs, ${(fetched.bytes / 1e6).toFixed(1)} MB fetched; ${read.pages} pages read`;
     }
     const [mo, mt] = [median(ours), median(theirs)];
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -419,6 +440,17 @@ async function measureCrawl(dir: string): Promise<void> {
     process.stdout.write(
       `crawl ratio ${(mo / mt).toFixed(3)} of linkinator's time (budget 0.2: ${mo <= mt / 5 ? 'within' : 'OVER'})  load ${load}${CHRT ? '  chrt -f 50' : ''}\n`,
     );
+    const [ff, rf] = [median(fetchFloor), median(readFloor)];
+    process.stdout.write(
+      `crawl floor, fetching only   ${(ff / 1000).toFixed(2)} s median, whole process (runs: ${fetchFloor.map((x) => (x / 1000).toFixed(2)).join(', ')}): ${floorSummary}\n`,
+    );
+    process.stdout.write(
+      `crawl floor, reading only    ${(rf / 1000).toFixed(2)} s median, scanner and page rules from memory (runs: ${readFloor.map((x) => (x / 1000).toFixed(2)).join(', ')})\n`,
+    );
+    process.stdout.write(
+      `crawl floor, the two in turn ${((ff + rf) / 1000).toFixed(2)} s, ${((ff + rf) / mt).toFixed(3)} of linkinator's time; a fifth of it is ${(mt / 5000).toFixed(2)} s\n`,
+    );
+    rmSync(crawled, { force: true });
   } finally {
     server.stop();
     rmSync(reports, { recursive: true, force: true });

@@ -13,7 +13,7 @@
  * image) drew a card without a word on it.
  */
 import { createRequire } from 'node:module';
-import { renderAsync } from '@resvg/resvg-js';
+import type { renderAsync as RenderAsync } from '@resvg/resvg-js';
 import { CARD_FONT, shareCardSvg } from '../../model/artwork.js';
 
 const require = createRequire(import.meta.url);
@@ -25,8 +25,9 @@ export const CARD_FONT_FILES: readonly string[] = ['400Regular/Inter_400Regular.
 
 type CardSite = Parameters<typeof shareCardSvg>[0];
 
-/** The card drawn (its pixels, or asPng()). */
-export function shareCardImage(site: CardSite) {
+/** The card drawn (its pixels, or asPng()). resvg is loaded on the first card, not with the build's modules. */
+export function shareCardImage(site: CardSite): ReturnType<typeof RenderAsync> {
+  const { renderAsync } = require('@resvg/resvg-js') as { renderAsync: typeof RenderAsync };
   return renderAsync(shareCardSvg(site), {
     font: { loadSystemFonts: false, fontFiles: [...CARD_FONT_FILES], defaultFontFamily: CARD_FONT, sansSerifFamily: CARD_FONT },
   });

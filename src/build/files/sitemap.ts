@@ -1,13 +1,13 @@
 /**
  * sitemap.xml (and, past 50,000 URLs, a sitemap index with numbered parts)
  * and robots.txt. Entries carry content dates only, so a rebuild of unchanged
- * content produces the same bytes.
+ * content produces the same bytes. The sitemap package (some 50 ms to import)
+ * is loaded only when a file is not in the build cache.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
-import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import type { SiteFile, SiteWriter } from '../output/site-writer.js';
 
 export interface SitemapEntry {
@@ -62,6 +62,7 @@ const KEEP = 32;
 async function freshUrlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
   // The image namespace only where a page has photographs: a catalogue without any keeps its bytes.
   const image = entries.some((e) => e.images !== undefined);
+  const { SitemapStream, streamToPromise } = await import('sitemap');
   const stream = new SitemapStream({ lastmodDateOnly: true, xmlns: { news: false, xhtml: false, image, video: false } });
   const done = streamToPromise(stream);
   for (const e of entries) stream.write({ url: e.url, lastmod: e.lastmod, ...(e.images && { img: e.images.map((url) => ({ url })) }) });
@@ -76,6 +77,7 @@ async function freshUrlset(entries: readonly SitemapEntry[]): Promise<Buffer> {
 export async function sitemapFiles(origin: string, entries: readonly SitemapEntry[], limit = SITEMAP_LIMIT, cacheDir?: string): Promise<SiteFile[]> {
   if (entries.length <= limit) return [{ path: 'sitemap.xml', contents: await urlset(entries, cacheDir) }];
   const parts: SiteFile[] = [];
+  const { SitemapIndexStream, streamToPromise } = await import('sitemap');
   const index = new SitemapIndexStream({ lastmodDateOnly: true });
   const indexDone = streamToPromise(index);
   for (let start = 0, n = 1; start < entries.length; start += limit, n++) {

@@ -10,9 +10,10 @@
  * two threads are the main thread and one worker; one thread is the main
  * thread alone, with no worker and no snapshot at all.
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina as PiscinaPool } from 'piscina';
 import type { Catalogue } from '../../core/catalogue.js';
 import type { RenderResult, RenderTask, WorkerConfig } from './protocol.js';
 import { createRenderer, type Renderer } from './worker.js';
@@ -36,10 +37,14 @@ export function defaultConcurrency(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** piscina, loaded when a pool has workers: a build that renders nothing, or on the main thread alone, never needs it. */
+const loadPiscina = (): typeof PiscinaPool => (createRequire(import.meta.url)('piscina') as { Piscina: typeof PiscinaPool }).Piscina;
+
 export function createRenderPool(config: WorkerConfig, threads = defaultConcurrency()): RenderPool {
   const workers = Math.max(0, threads - 1);
+  const Piscina = workers === 0 ? null : loadPiscina();
   const pool =
-    workers === 0
+    Piscina === null
       ? null
       : new Piscina({
           filename: fileURLToPath(new URL('./worker.js', import.meta.url)),

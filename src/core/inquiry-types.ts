@@ -1,6 +1,8 @@
 /**
- * The kinds of inquiry and their labels, without the schema: the templates
- * need only these, and importing zod would cost every render worker ~70 ms.
+ * The inquiry form's constants without its schema (inquiry.ts): the kinds
+ * of inquiry, their labels and the shortest time to fill the form in. The
+ * templates and a starting server need only these, and importing zod would
+ * cost every render worker ~70 ms and `site serve`'s start ~100 ms.
  */
 export const INQUIRY_TYPES = ['quote', 'custom-quote', 'free-sample', 'private-label', 'bulk-wholesale', 'contact'] as const;
 export type InquiryType = (typeof INQUIRY_TYPES)[number];
@@ -13,3 +15,6 @@ export const INQUIRY_TYPE_LABELS: Record<InquiryType, string> = {
   'bulk-wholesale': 'Bulk and wholesale',
   contact: 'General question',
 };
+
+/** A submission faster than this after the form was shown (`_started`) is refused as a script's. */
+export const MIN_FILL_MS = 3000;

@@ -47,6 +47,3 @@ export type Inquiry = z.infer<typeof inquirySchema>;
 
 /** The form's field names, in form order; the server reads exactly these (plus page, _started, website). */
 export const INQUIRY_FIELDS = Object.keys(inquirySchema.shape) as Array<keyof Inquiry>;
-
-/** A submission faster than this after the form was shown (`_started`) is refused as a script's. */
-export const MIN_FILL_MS = 3000;

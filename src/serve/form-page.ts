@@ -2,9 +2,10 @@
  * The no-JavaScript error path of the inquiry forms: the built page the form
  * was on, with the buyer's values filled back in and each field's message
  * in its `[data-error-for]` element (docs/CONTRACTS.md, "Inquiry forms").
- * cheerio escapes every value it writes.
+ * cheerio escapes every value it writes. It is loaded on the first such page
+ * (some 300 ms to import), not when the server starts.
  */
-import * as cheerio from 'cheerio';
+import { createRequire } from 'node:module';
 import { escapeHtml } from '../core/html/escape.js';
 import { INQUIRY_FIELDS, type Inquiry } from '../core/inquiry.js';
 
@@ -21,6 +22,7 @@ export type FieldErrors = Partial<Record<FormField | '_form', string>>;
  * inquiry form (then the caller falls back to another page).
  */
 export function fillInquiryForm(html: string, values: Partial<Record<string, string>>, errors: FieldErrors, formId = ''): string | null {
+  const cheerio = createRequire(import.meta.url)('cheerio') as typeof import('cheerio');
   const $ = cheerio.load(html);
   const forms = $('form[data-inquiry-form]');
   const named = formId ? forms.filter((_, el) => $(el).attr('id') === formId) : forms.slice(0, 0);

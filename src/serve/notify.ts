@@ -4,7 +4,7 @@
  * response; a failed send is retried with exponential backoff across
  * restarts, and never touches the stored inquiry.
  */
-import { INQUIRY_TYPE_LABELS } from '../core/inquiry.js';
+import { INQUIRY_TYPE_LABELS } from '../core/inquiry-types.js';
 import type { InquiryRecord, InquiryStore } from './store.js';
 
 export interface MailMessage {

@@ -7,9 +7,8 @@ import { UserError } from '../core/errors.js';
 import { existsSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MIN_FILL_MS } from '../core/inquiry.js';
+import { MIN_FILL_MS } from '../core/inquiry-types.js';
 import { createCommitQueue } from './commit-queue.js';
-import { handleInquiry } from './inquiry.js';
 import { type Mailer, type Notifier, smtpMailer, startNotifier } from './notify.js';
 import { parseTarget } from './paths.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -187,6 +186,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     baseCsp: site?.baseCsp ?? baseCsp,
   };
 
+  let inquiryHandler: Promise<typeof import('./inquiry.js')> | undefined;
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     res.setHeader('Content-Security-Policy', inquiryOptions.baseCsp);
@@ -194,6 +194,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (!target.ok) return plain(res, 400, `Bad request: ${target.reason}.`);
     if (target.path === inquiryPath) {
       if (req.method !== 'POST') return plain(res, 405, 'Method not allowed: the inquiry endpoint takes POST.', { Allow: 'POST' });
+      // Loaded with the first inquiry (its schema is zod's), not before the first page can be served.
+      const { handleInquiry } = await (inquiryHandler ??= import('./inquiry.js'));
       return handleInquiry(req, res, inquiryOptions);
     }
     if (!site) return plain(res, 404, 'Not found: this server only answers the inquiry endpoint (--api-only).');

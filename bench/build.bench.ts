@@ -25,7 +25,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDataDir } from '../src/check/run.js';
-import { defaultClientDir, readAssetRefs } from '../src/build/files/assets.js';
+import { defaultClientDir, readAssetRefs } from '../src/emit/files/assets.js';
 import { createSiteModel, renderRoute } from '../src/render/index.js';
 import { measureScaling } from './scaling.js';
 import { makeSynthetic } from './synthetic.js';
@@ -104,7 +104,7 @@ function buildOnce(
 /**
  * `fresh`: every run into a new output folder. `rebuild`: every run into the same one with nothing
  * changed, as a developer rebuilds: the output's manifest vouches for it and the build writes
- * nothing (src/build/incremental/up-to-date.ts). Both reuse the check and search-index caches
+ * nothing (src/emit/incremental/up-to-date.ts). Both reuse the check and search-index caches
  * (node_modules/.cache/site/). `cold`: a new output folder and no cache at all, as on a fresh
  * clone in CI: the build runs from a folder outside any package, where it caches nothing.
  */
@@ -187,7 +187,7 @@ const EDITS: Array<[string, Edit | null]> = [
 ];
 
 /**
- * Incremental rebuilds (the build record, src/build/incremental/): a copy of
+ * Incremental rebuilds (the build record, src/emit/incremental/): a copy of
  * the catalogue is built twice (the record, then the spare), then for each
  * edit and run: the edit, an incremental build into the same output, and
  * beside it a clean `--no-cache` build of the same data into a new folder.

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serialize } from 'node:v8';
 import { checkDataDir } from '../src/check/run.js';
-import { defaultClientDir, readAssetRefs } from '../src/build/files/assets.js';
+import { defaultClientDir, readAssetRefs } from '../src/emit/files/assets.js';
 import { makeSynthetic } from './synthetic.js';
 import { flag, median } from './args.js';
 

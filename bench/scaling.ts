@@ -10,7 +10,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { checkDataDir } from '../src/check/run.js';
-import { defaultClientDir, readAssetRefs } from '../src/build/files/assets.js';
+import { defaultClientDir, readAssetRefs } from '../src/emit/files/assets.js';
 import { createSiteModel, renderRouteParts } from '../src/render/index.js';
 
 const PASSES = 3;

@@ -1,5 +1,5 @@
 /**
- * The search index's shape, shared by the build (src/build/files/search-index.ts,
+ * The search index's shape, shared by the build (src/emit/files/search-index.ts,
  * which writes it) and the search page (which loads and queries it): the
  * tokenizer and term processing must be identical on both sides or queries
  * miss. Pure, no DOM and no Node APIs.

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SiteFile, SiteWriter } from '../build/output/site-writer.js';
+import type { SiteFile, SiteWriter } from '../emit/output/site-writer.js';
 import type { CatalogueImage } from '../core/catalogue.js';
 import { LOGO_URL, SHARE_CARD_URL, variantsOf } from '../core/images.js';
 import { SEARCH_ENTRY_PATH } from '../core/search-options.js';
@@ -72,7 +72,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
 
   function searchFiles(view: SiteView): Promise<Map<string, string>> {
     const m = memo(view);
-    m.search ??= import('../build/files/search-cache.js')
+    m.search ??= import('../emit/files/search-cache.js')
       .then(({ cachedSearchIndex }) => cachedSearchIndex(view.catalogue, view.routes, opts.cacheDir, view.checkKey))
       .then((out) => new Map(out.files.map((f) => [`/${f.path}`, f.contents])));
     return m.search;
@@ -80,7 +80,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
 
   function sitemap(view: SiteView): Promise<Map<string, string>> {
     const m = memo(view);
-    m.sitemap ??= import('../build/files/sitemap.js')
+    m.sitemap ??= import('../emit/files/sitemap.js')
       .then(({ sitemapEntries, sitemapFiles }) =>
         sitemapFiles(view.catalogue.site.origin, sitemapEntries(view.routes.map((r) => view.api.routeFacts(view.model, r)))),
       )
@@ -111,7 +111,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
     let made = copies.get(key);
     if (made === undefined) {
       const into = new Map<string, Buffer | string>();
-      made = import('../build/files/images.js').then(({ publishImages }) => publishImages(memoryWriter(into), [found.image], opts.cacheDir)).then(() => into);
+      made = import('../emit/files/images.js').then(({ publishImages }) => publishImages(memoryWriter(into), [found.image], opts.cacheDir)).then(() => into);
       copies.set(key, made);
       made.catch(() => copies.delete(key));
     }
@@ -136,7 +136,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
         return body === undefined ? null : { body, immutable: requestPath !== SEARCH_ENTRY_PATH };
       }
       if (requestPath === '/robots.txt') {
-        const { robotsTxt } = await import('../build/files/sitemap.js');
+        const { robotsTxt } = await import('../emit/files/sitemap.js');
         return { body: robotsTxt(view.catalogue.site.origin), immutable: false };
       }
       if (requestPath === '/sitemap.xml' || /^\/sitemap-\d+\.xml$/.test(requestPath)) {
@@ -146,7 +146,7 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
       if (requestPath === LOGO_URL) return { body: logoSvg(), immutable: false };
       if (requestPath === SHARE_CARD_URL) {
         const m = memo(view);
-        m.shareCard ??= import('../build/files/share-card.js').then(({ shareCardPng }) => shareCardPng(view.catalogue.site));
+        m.shareCard ??= import('../emit/files/share-card.js').then(({ shareCardPng }) => shareCardPng(view.catalogue.site));
         return { body: Buffer.from(await m.shareCard), immutable: false };
       }
       if (requestPath.startsWith('/images/products/')) {

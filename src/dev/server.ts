@@ -13,7 +13,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { type AddressInfo, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultClientDir, projectRoot, readAssetRefs } from '../build/files/assets.js';
+import { defaultClientDir, projectRoot, readAssetRefs } from '../emit/files/assets.js';
 import { checkDataDir, type CheckResult } from '../check/run.js';
 import { UserError } from '../core/errors.js';
 import type { Diagnostic } from '../core/diagnostics.js';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { planRoutes } from '../build/plan.js';
+import { planRoutes } from '../emit/plan.js';
 import type { ResolvedRoute } from '../check/index.js';
 import type { CheckResult } from '../check/run.js';
 import type { Catalogue } from '../core/catalogue.js';

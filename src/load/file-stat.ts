@@ -3,7 +3,7 @@
  * modification and change times, in nanoseconds) is the one recorded when
  * its bytes were last read and hashed, and that record was not "racily
  * clean". Git's index trusts stats the same way (and so do the build's page
- * stamps, src/build/output/stamps.ts). The change time is part of it because
+ * stamps, src/emit/output/stamps.ts). The change time is part of it because
  * no program can set it: `touch -d`, `cp -p`, rsync and checkouts can put an
  * old modification time back on new bytes, never an old change time.
  *

@@ -19,7 +19,7 @@ function srcPathsIn(markdown: string): string[] {
 
 describe('paths named by the docs', () => {
   test('the extractor finds backticked src/ paths and nothing else', () => {
-    expect(srcPathsIn('see `src/build/index.ts`, `src/cli/` and src/not-quoted.ts, `npm run codes`')).toEqual(['src/build/index.ts', 'src/cli']);
+    expect(srcPathsIn('see `src/emit/index.ts`, `src/cli/` and src/not-quoted.ts, `npm run codes`')).toEqual(['src/emit/index.ts', 'src/cli']);
   });
 
   test.each(DOCS)('every `src/...` path in %s exists', (doc) => {

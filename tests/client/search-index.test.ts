@@ -6,8 +6,8 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { INDEX_OPTIONS, QUERY_OPTIONS, queryOptionsFor, type SearchEntry, type SearchIndexFile } from '../../src/core/search-options.js';
 import { checkDataDir } from '../../src/check/run.js';
-import { buildSearchIndex, searchDocuments, shardCount } from '../../src/build/files/search-index.js';
-import { siteWriter } from '../../src/build/output/site-writer.js';
+import { buildSearchIndex, searchDocuments, shardCount } from '../../src/emit/files/search-index.js';
+import { siteWriter } from '../../src/emit/output/site-writer.js';
 import { asSentence, blocksText, entitySearchText, indexedTextChars, INDEXED_TEXT_CHARS, MIN_INDEXED_TEXT_CHARS } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 

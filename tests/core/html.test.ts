@@ -3,8 +3,8 @@ import { escapeHtml } from '../../src/core/html/escape.js';
 import { srcsetUrls } from '../../src/core/html/srcset.js';
 import { attributeBounds, nextAttribute, rawAttribute, tokenize, type TagHandler } from '../../src/core/html/tokenize.js';
 import { candidateFiles } from '../../src/core/static-files.js';
-import { extractLinks } from '../../src/build/links/scan.js';
-import { extractLinksWithCheerio } from '../build/links-reference.js';
+import { extractLinks } from '../../src/emit/links/scan.js';
+import { extractLinksWithCheerio } from '../emit/links-reference.js';
 
 /** The tokens of a page as strings, for comparing. */
 function tokens(html: string): string[] {

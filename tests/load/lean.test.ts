@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCatalogue, resolveRoutes } from '../../src/check/index.js';
 import { checkDataDir } from '../../src/check/run.js';
-import { searchDocuments } from '../../src/build/files/search-index.js';
+import { searchDocuments } from '../../src/emit/files/search-index.js';
 import { loadCatalogue } from '../../src/load/index.js';
 import { BodyChangedError, readBody } from '../../src/load/lean.js';
 import { readDataDir } from '../../src/load/read.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { readSnapshot, writeSnapshot } from '../../src/build/threads/snapshot.js';
+import { readSnapshot, writeSnapshot } from '../../src/emit/threads/snapshot.js';
 import { fixtureCatalogue } from './fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'site-snapshot-'));

@@ -2,7 +2,7 @@
  * inlineHashes (src/serve/security.ts) reads a page with the shared
  * tokenizer; a tree built by cheerio (parse5, as a browser parses) is the
  * oracle: the same hashes and origins for every page of the fixture sites
- * and for pages written to trip a tokenizer. (tests/build/headers-file.test.ts
+ * and for pages written to trip a tokenizer. (tests/emit/headers-file.test.ts
  * holds it to the build's own policy for every page a build writes.)
  */
 import { createHash } from 'node:crypto';

@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { painter, type Painter } from '../../core/paint.js';
 import { wholeNumber } from '../flags.js';
 import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
-import type { BuildResult } from '../../build/index.js';
+import type { BuildResult } from '../../emit/index.js';
 
 interface BuildFlags {
   dataDir: string;
@@ -88,7 +88,7 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
     )
     .action(async (flags: BuildFlags) => {
       const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency, '--concurrency', 1);
-      const { buildSite } = await import('../../build/index.js');
+      const { buildSite } = await import('../../emit/index.js');
       const paint = painter(colorEnabled(process.stderr, { json: flags.json }));
       const result = await buildSite({
         dataDir: flags.dataDir,

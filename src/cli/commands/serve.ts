@@ -55,7 +55,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
         throw new UserError(`--data-dir ${flags.dataDir} is inside --dir ${flags.dir}: the inquiry store would be published; choose a folder outside it`);
       }
       // A build killed during its swap may have left dist/ missing: put it right before serving it (build/output/atomic.ts).
-      if (!flags.apiOnly) await (await import('../../build/output/atomic.js')).recoverOutput(dist);
+      if (!flags.apiOnly) await (await import('../../emit/output/atomic.js')).recoverOutput(dist);
       let running: Awaited<ReturnType<typeof startServer>>;
       try {
         running = await startServer({

@@ -4,7 +4,7 @@
  * build's threads never load cheerio.
  */
 import { load } from 'cheerio/slim';
-import { internalPath, isReferenceMeta, REFERENCES, type PageLinks } from '../../src/build/links/scan.js';
+import { internalPath, isReferenceMeta, REFERENCES, type PageLinks } from '../../src/emit/links/scan.js';
 import { srcsetUrls } from '../../src/core/html/srcset.js';
 
 const SELECTOR = REFERENCES.map(([s]) => s).join(',');

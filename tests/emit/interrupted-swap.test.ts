@@ -1,5 +1,5 @@
 /**
- * A build killed in the middle of its swap (src/build/output/atomic.ts): every state
+ * A build killed in the middle of its swap (src/emit/output/atomic.ts): every state
  * the folders beside dist/ can be left in is recovered from, on disk and for
  * real, with the build SIGKILLed between the swap's two renames (strace's
  * fault injection holds each rename for 1.5 s).
@@ -10,7 +10,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { keepAsSpare, recoverOutput, spareDirFor } from '../../src/build/output/atomic.js';
+import { keepAsSpare, recoverOutput, spareDirFor } from '../../src/emit/output/atomic.js';
 import { build, buildWithRenderer, hook, ROOT, requireCompiled, SMALL, snapshot, workDir } from './helpers.js';
 
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-swap-'));

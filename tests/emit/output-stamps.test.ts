@@ -1,5 +1,5 @@
 /**
- * Stamps (src/build/output/stamps.ts): a page whose file still matches the
+ * Stamps (src/emit/output/stamps.ts): a page whose file still matches the
  * stamp its last build recorded is left alone without being read, and any
  * change to the file since, even one that keeps its size and modification
  * time, makes the build write it anew.
@@ -8,8 +8,8 @@ import fs, { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { writeStampedOutputFile } from '../../src/build/output/page-file.js';
-import { pageDigest, stampOf, stampRecorder, takeStamps } from '../../src/build/output/stamps.js';
+import { writeStampedOutputFile } from '../../src/emit/output/page-file.js';
+import { pageDigest, stampOf, stampRecorder, takeStamps } from '../../src/emit/output/stamps.js';
 import { workDir } from './helpers.js';
 
 // In the test run's own temporary folder, removed when the run ends (tests/tmpdir.setup.ts).

@@ -2,7 +2,7 @@
 // render API of another module: how the tests make a template fail. The build takes a renderer as a library
 // option (BuildOptions.renderModule); the CLI never does.
 // Usage: node build-with-renderer.mjs RENDER_MODULE_URL DATA_DIR OUT REPORTS [CONCURRENCY]
-import { buildSite } from '../../build/src/build/index.js';
+import { buildSite } from '../../build/src/emit/index.js';
 import { diagnosticsReport, summaryLine } from '../../build/src/cli/commands/build.js';
 import { painter } from '../../build/src/core/paint.js';
 

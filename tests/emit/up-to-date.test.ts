@@ -93,8 +93,8 @@ describe('a build with nothing changed', () => {
 
   it("stops comparing the output once the check's data key is not the manifest's", async () => {
     // The thread itself runs only from compiled code (from the TypeScript sources it compares in-process).
-    const compiled = path.resolve('build/src/build/incremental/up-to-date.js');
-    const { verifyInThread, writeManifest } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/build/incremental/up-to-date.js');
+    const compiled = path.resolve('build/src/emit/incremental/up-to-date.js');
+    const { verifyInThread, writeManifest } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/incremental/up-to-date.js');
     const work = workDir();
     const cache = path.join(work, 'cache');
     const out = path.join(work, 'dist');

@@ -22,7 +22,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, linkSync }, linkSync };
 });
 
-const { writeOutputFile } = await import('../../src/build/output/page-file.js');
+const { writeOutputFile } = await import('../../src/emit/output/page-file.js');
 
 const dirs: string[] = [];
 afterAll(() => {

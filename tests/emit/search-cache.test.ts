@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
-import { cachedSearchIndex } from '../../src/build/files/search-cache.js';
-import { buildSearchIndex, indexDocuments, searchDocuments, searchIndexOutput, shardCount, shardDocuments } from '../../src/build/files/search-index.js';
-import { makeShard, type ShardTask } from '../../src/build/files/search-update.js';
+import { cachedSearchIndex } from '../../src/emit/files/search-cache.js';
+import { buildSearchIndex, indexDocuments, searchDocuments, searchIndexOutput, shardCount, shardDocuments } from '../../src/emit/files/search-index.js';
+import { makeShard, type ShardTask } from '../../src/emit/files/search-update.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
@@ -176,8 +176,8 @@ describe('search index shards', () => {
 describe('indexInWorker', () => {
   test('the compiled build indexes in a thread of its own, to the same bytes as in-process', async () => {
     const root = path.resolve(import.meta.dirname, '../..');
-    const compiled = path.join(root, 'build/src/build/files/search-worker.js');
-    const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/build/files/search-worker.js');
+    const compiled = path.join(root, 'build/src/emit/files/search-worker.js');
+    const { indexInWorker } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/files/search-worker.js');
     const docs = searchDocuments(catalogueWith('Turmeric root extract for supplements, 95% curcuminoids.'), routes);
     const tasks = shardDocuments(docs).map((shard) => ({ docs: shard, digests: shard.map((d) => d.url) }));
     const inWorker = await indexInWorker(tasks);

@@ -54,7 +54,7 @@ export function build(work: string, extra: string[] = [], env?: Record<string, s
 
 /**
  * `site build` with the render API of `renderModule` (a module URL, see HOOKS), printing and exiting as the
- * CLI does: tests/build/build-with-renderer.mjs.
+ * CLI does: tests/emit/build-with-renderer.mjs.
  */
 export function buildWithRenderer(
   work: string,
@@ -62,7 +62,7 @@ export function buildWithRenderer(
   options: { concurrency?: number; env?: Record<string, string>; data?: string } = {},
 ): Promise<Run> {
   const args = [
-    path.join(ROOT, 'tests/build/build-with-renderer.mjs'),
+    path.join(ROOT, 'tests/emit/build-with-renderer.mjs'),
     renderModule,
     options.data ?? SMALL,
     path.join(work, 'dist'),

@@ -2,9 +2,9 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { encodePieces, writeOutputFile } from '../../src/build/output/page-file.js';
-import { planTwins, twinFileOf } from '../../src/build/output/paths.js';
-import { planRoutes } from '../../src/build/plan.js';
+import { encodePieces, writeOutputFile } from '../../src/emit/output/page-file.js';
+import { planTwins, twinFileOf } from '../../src/emit/output/paths.js';
+import { planRoutes } from '../../src/emit/plan.js';
 import type { ResolvedRoute } from '../../src/check/index.js';
 
 const dirs: string[] = [];

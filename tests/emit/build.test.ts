@@ -11,8 +11,8 @@ import { load } from 'cheerio/slim';
 import { imageSize } from 'image-size';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { checkDataDir } from '../../src/check/run.js';
-import { defaultClientDir, readAssetRefs } from '../../src/build/files/assets.js';
-import { extractLinks, pageTargets, resolveReferences } from '../../src/build/links/scan.js';
+import { defaultClientDir, readAssetRefs } from '../../src/emit/files/assets.js';
+import { extractLinks, pageTargets, resolveReferences } from '../../src/emit/links/scan.js';
 import { extractLinksWithCheerio } from './links-reference.js';
 import { build, buildWithRenderer, hook, listFiles, requireCompiled, ROOT, site, SMALL, snapshot, workDir } from './helpers.js';
 

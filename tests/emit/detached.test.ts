@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { detached } from '../../src/core/strings.js';
-import { mergeTally, type LinkTally } from '../../src/build/links/scan.js';
+import { mergeTally, type LinkTally } from '../../src/emit/links/scan.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

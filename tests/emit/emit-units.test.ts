@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/build/files/assets.js';
+import { AssetsMissingError, copyAssets, readAssetRefs } from '../../src/emit/files/assets.js';
 import {
   createTempDir,
   keepAsSpare,
@@ -26,7 +26,7 @@ import {
   swapIn,
   takeInventory,
   tempDirFor,
-} from '../../src/build/output/atomic.js';
+} from '../../src/emit/output/atomic.js';
 import { extractLinksWithCheerio } from './links-reference.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -43,16 +43,16 @@ import {
   tallyPage,
   type LinkTally,
   type PageLinks,
-} from '../../src/build/links/scan.js';
+} from '../../src/emit/links/scan.js';
 import { decodeEntities } from '../../src/core/html/entities.js';
 import { srcsetUrls } from '../../src/core/html/srcset.js';
 import { candidateFiles } from '../../src/core/static-files.js';
-import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/build/output/paths.js';
-import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/build/files/sitemap.js';
-import { siteWriter } from '../../src/build/output/site-writer.js';
-import { COPY_CACHE_DAYS, publishImages } from '../../src/build/files/images.js';
+import { insideRoot, safeOutputFile, UnsafePathError } from '../../src/emit/output/paths.js';
+import { robotsTxt, sitemapEntries, writeSitemap } from '../../src/emit/files/sitemap.js';
+import { siteWriter } from '../../src/emit/output/site-writer.js';
+import { COPY_CACHE_DAYS, publishImages } from '../../src/emit/files/images.js';
 import { digestOf, readDataDir } from '../../src/load/read.js';
-import { writeOutputFile } from '../../src/build/output/page-file.js';
+import { writeOutputFile } from '../../src/emit/output/page-file.js';
 
 const ORIGIN = 'https://www.example.com';
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-emit-'));

@@ -27,7 +27,7 @@ export function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the project root (no package.json above src/build/files)');
+    if (up === dir) throw new Error('cannot find the project root (no package.json above src/emit/files)');
     dir = up;
   }
   return dir;

@@ -1,5 +1,5 @@
 /**
- * The spare (.dist-spare, see src/build/output/atomic.ts) is a cache: whatever an
+ * The spare (.dist-spare, see src/emit/output/atomic.ts) is a cache: whatever an
  * earlier build left in it that stands where this build writes (a folder
  * where a file goes, a file where a folder goes) is removed, and the build
  * writes the same output as a fresh one.
@@ -8,8 +8,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { clearWay } from '../../src/build/output/clear-way.js';
-import { siteWriter } from '../../src/build/output/site-writer.js';
+import { clearWay } from '../../src/emit/output/clear-way.js';
+import { siteWriter } from '../../src/emit/output/site-writer.js';
 import { build, requireCompiled, SMALL, snapshot, workDir } from './helpers.js';
 
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'site-way-'));

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import MiniSearch from 'minisearch';
 import { describe, expect, test } from 'vitest';
-import { indexShard, type SearchDocument } from '../../src/build/files/search-index.js';
-import { updateShard } from '../../src/build/files/search-update.js';
+import { indexShard, type SearchDocument } from '../../src/emit/files/search-index.js';
+import { updateShard } from '../../src/emit/files/search-update.js';
 import { INDEX_OPTIONS, queryOptionsFor, type SearchIndexFile } from '../../src/core/search-options.js';
 
 const WORDS = 'curcumin turmeric extract powder organic ginseng root leaf açaí berberine quercetin bulk sample kosher halal 95% 10:1'.split(' ');

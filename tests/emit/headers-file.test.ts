@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheControlOf, contentSecurityPolicy, IMMUTABLE, REVALIDATE, SECURITY_HEADERS } from '../../src/core/http-headers.js';
-import { headersFile } from '../../src/build/files/headers-file.js';
+import { headersFile } from '../../src/emit/files/headers-file.js';
 import { inlineHashes } from '../../src/serve/security.js';
 import type { SiteConfig } from '../../src/core/schema.js';
 import { build, listFiles, requireCompiled, workDir } from './helpers.js';

@@ -27,7 +27,7 @@ interface BuildOutcome {
 
 function buildJson(options: Record<string, unknown>, cacheDir: string): Promise<BuildOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'tests/build/build-json.mjs'), JSON.stringify(options)], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'tests/emit/build-json.mjs'), JSON.stringify(options)], {
       env: { ...process.env, SITE_CACHE_DIR: cacheDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { renderAsync } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { SHARE_CARD, shareCardSvg } from '../../src/model/artwork.js';
-import { CARD_FONT_FILES, shareCardImage, shareCardPng } from '../../src/build/files/share-card.js';
+import { CARD_FONT_FILES, shareCardImage, shareCardPng } from '../../src/emit/files/share-card.js';
 
 const site = JSON.parse(readFileSync(new URL('../../data/site.json', import.meta.url), 'utf8')) as Parameters<typeof shareCardSvg>[0];
 

@@ -214,9 +214,11 @@ describe('link extraction', () => {
 describe('output paths', () => {
   test('refuses anything that could leave the output folder', () => {
     expect(safeOutputFile('herb-extract/index.html')).toBe('herb-extract/index.html');
-    for (const bad of ['../x/index.html', 'a/../../index.html', '/etc/passwd', 'a\\..\\b/index.html', 'a//index.html', 'a/\u0000/index.html', '']) {
-      expect(() => safeOutputFile(bad), bad).toThrow(UnsafePathError);
-    }
+    const bad = ['../x/index.html', 'a/../../index.html', '/etc/passwd', 'a\\..\\b/index.html', 'a//index.html', 'a/\u0000/index.html', ''];
+    bad.push('.', '..', './a', 'a/.', 'a/..', 'a/', '/', 'a/\u007f.html', 'a\tb/index.html', 'a\\b');
+    for (const file of bad) expect(() => safeOutputFile(file), JSON.stringify(file)).toThrow(UnsafePathError);
+    // Dots inside a segment name nothing but that segment.
+    for (const good of ['.well/index.html', '..a/index.html', 'a../b...', 'a.b/c.d.html', 'café/index.html', ' /x']) expect(safeOutputFile(good)).toBe(good);
     const root = scratch();
     expect(insideRoot(root, 'a/index.html')).toBe(path.join(root, 'a', 'index.html'));
     expect(() => insideRoot(root, '../escape.html')).toThrow(/unsafe segment/);

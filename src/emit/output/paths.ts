@@ -18,6 +18,8 @@ export class UnsafePathError extends Error {
  * characters. Returns it unchanged.
  */
 export function safeOutputFile(file: string): string {
+  // Every page write asks, three times a page taken over: the common answer in one pass, without a split or a regex.
+  if (isPlainRelative(file)) return file;
   if (file === '' || file.startsWith('/')) throw new UnsafePathError(`output file "${file}" must be a relative path`);
   for (const s of file.split('/')) {
     if (s === '' || s === '.' || s === '..' || s.includes('\\') || /[\u0000-\u001f\u007f]/.test(s)) {
@@ -27,6 +29,23 @@ export function safeOutputFile(file: string): string {
     }
   }
   return file;
+}
+
+/** Whether safeOutputFile accepts `file`: segments (between '/') not empty, `.` or `..`, and no '\\' or control character. */
+function isPlainRelative(file: string): boolean {
+  const length = file.length;
+  if (length === 0) return false;
+  let start = 0; // of the current segment
+  for (let i = 0; i <= length; i++) {
+    const c = i === length ? 47 : file.charCodeAt(i);
+    if (c === 47) {
+      const size = i - start;
+      if (size === 0) return false;
+      if (file.charCodeAt(start) === 46 && (size === 1 || (size === 2 && file.charCodeAt(start + 1) === 46))) return false;
+      start = i + 1;
+    } else if (c < 32 || c === 127 || c === 92) return false;
+  }
+  return true;
 }
 
 /** The last root insideRoot resolved: a build asks for one or two roots, a page at a time. */

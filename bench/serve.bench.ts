@@ -14,7 +14,9 @@
  *   mixed/site          180 connections GET pages + 20 connections POST inquiries
  *                       to `site serve` at the same time (rate limit off)
  * with N = 50 and 200. Within a run the scenarios take turns, so that a
- * change in the machine's load falls on all of them alike.
+ * change in the machine's load falls on all of them alike. Before them,
+ * start-up: `site serve` spawned `--runs` times, from spawn to its first
+ * 200 for `/`.
  *
  * nginx is /usr/sbin/nginx (or $NGINX), started unprivileged from a config
  * written into the bench's temp folder: `try_files $uri $uri/index.html =404`,
@@ -133,6 +135,31 @@ async function waitUntilUp(url: string, child: ChildProcess, timeoutMs = 60_000)
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}
+
+/** `bin serve` of `dist` started afresh: ms from spawn to its first 200 for `/` (polled every 5 ms), then stopped. */
+async function startUp(bin: string, dist: string, dataDir: string): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, 'serve', '--dir', dist, '--port', String(port), '--data-dir', dataDir], { stdio: 'ignore', detached: true });
+  const ok = (): Promise<boolean> =>
+    new Promise((done) => {
+      const req = request({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.resume();
+        done(res.statusCode === 200);
+      });
+      req.on('error', () => done(false));
+      req.end();
+    });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${bin} serve exited with ${child.exitCode} before answering`);
+      if (await ok()) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    await stop(child);
+  }
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -276,8 +303,20 @@ export async function run(args: string[]): Promise<void> {
     );
     return { name, url: `http://127.0.0.1:${port}`, child };
   };
-  const servers: Array<{ name: string; url: string; child: ChildProcess }> = [await startSite('site', BIN)];
   const old = optionText(args, 'old');
+  // Start-up first, each server alone on the machine: from spawn to the first page.
+  const bins: Array<[string, string]> = [['site', BIN], ...(old ? [['site old', join(resolve(old), 'bin/site')] as [string, string]] : [])];
+  const starts = new Map<string, number[]>();
+  for (let i = 0; i < runs; i++) {
+    for (const [name, bin] of bins) starts.set(name, [...(starts.get(name) ?? []), await startUp(bin, dist, join(work, `start-${i}-${name}`))]);
+  }
+  for (const [name, ms] of starts) {
+    process.stdout.write(
+      `start-up ${name}: spawn to the first 200 of / in ${median(ms).toFixed(0)} ms median (runs: ${ms.map((m) => m.toFixed(0)).join(', ')})\n`,
+    );
+  }
+
+  const servers: Array<{ name: string; url: string; child: ChildProcess }> = [await startSite('site', BIN)];
   if (old) servers.push(await startSite('site old', join(resolve(old), 'bin/site')));
   if (existsSync(NGINX)) {
     for (const [name, workers] of [

@@ -20,6 +20,7 @@
  * from spawn to exit, as it times `site audit URL`.
  */
 import { readFileSync } from 'node:fs';
+import { isHtml } from '../src/audit/crawl/crawler.js';
 import { rebase } from '../src/audit/crawl/index.js';
 import { createHttpClient } from '../src/audit/crawl/http.js';
 import { makeScope, pageKey } from '../src/audit/crawl/scope.js';
@@ -30,12 +31,10 @@ import { scanPage } from '../src/audit/scan.js';
 interface CrawledUrl {
   url: string;
   status: number | null;
-  contentType: string | null;
 }
 
 const [mode, file, concurrency] = process.argv.slice(2);
 const urls = (JSON.parse(readFileSync(file, 'utf8')) as CrawledUrl[]).filter((u) => u.status !== null).map((u) => u.url);
-const isHtml = (type: string): boolean => /^\s*(text\/html|application\/xhtml\+xml)/i.test(type);
 
 /** Fetches every URL, `concurrency` at a time; the HTML bodies answered 200, by URL. */
 async function fetchAll(): Promise<{ bodies: Map<string, string>; bytes: number }> {

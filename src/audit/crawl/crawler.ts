@@ -79,7 +79,7 @@ export const USER_AGENT = 'site-audit';
 export const PROBE_PATH = 'site-audit-no-such-page-4b1e7d';
 const MAX_HOPS = 10;
 
-const isHtml = (type: string): boolean => /^\s*(text\/html|application\/xhtml\+xml)/i.test(type);
+export const isHtml = (type: string): boolean => /^\s*(text\/html|application\/xhtml\+xml)/i.test(type);
 const isText = (type: string): boolean => isHtml(type) || /^\s*(text\/|application\/(xml|[\w.+-]*\+xml))/i.test(type) || type === '';
 
 function newRecord(url: string, via: Via): UrlRecord {

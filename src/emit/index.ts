@@ -34,7 +34,7 @@ import { detailBody, renderAll, workerCatalogue } from './render-pages.js';
 import { globalKey, readRecord, RecordCollector, routeKey, writeRecord, type BuildRecord } from './incremental/record.js';
 import { takeOverPages, type TakenOver } from './incremental/reuse.js';
 import { selectPages, type Selection } from './incremental/select.js';
-import { optionsKey, verifyInThread, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
+import { manifestFileOf, optionsKey, verifyInThread, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
 import { mergeTally } from './links/scan.js';
 import { createRenderer, type Renderer } from './threads/worker.js';
 import { writeReports } from './reports.js';
@@ -165,7 +165,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Every render thread takes stock of its share of the folder (see ownerOf in output/atomic.ts): the workers
     // at once, this thread once it has written their snapshot.
     const dirs = pageDirs(plan);
-    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: htmlTwins });
+    // What the spare held when it was last the output, when a manifest says so: only its folders changed since are listed.
+    const manifest = recycled && cacheDir !== undefined ? manifestFileOf(cacheDir, tmp) : undefined;
+    const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: htmlTwins, manifest });
     const shares = Array.from({ length: threads.workers }, (_, part) => prepare(part));
     for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
     threads.startMainThread(catalogue, mainRenderer);

@@ -26,7 +26,11 @@ import {
   swapIn,
   takeInventory,
   tempDirFor,
+  type Inventory,
+  type RecordedFolder,
 } from '../../src/emit/output/atomic.js';
+import { statStamp } from '../../src/emit/output/stamps.js';
+import { manifestFileOf, recordedFolder, writeManifest } from '../../src/emit/incremental/up-to-date.js';
 import { extractLinksWithCheerio } from './links-reference.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -438,6 +442,100 @@ describe('the spare output', () => {
     expect(ownerOf('index.html', 2)).toBe(0);
     expect(ownerOf('knowledge', 2)).toBe(0);
     expect(ownerOf('knowledge/a/b/c', 5)).toBe(ownerOf('knowledge/a', 5));
+  });
+
+  /** What `root` holds now, as a manifest records it: its files, its folders and their stats. */
+  const recordOf = (root: string): RecordedFolder => {
+    const entries = readdirSync(root, { recursive: true, withFileTypes: true }).map((e) => ({
+      rel: path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'),
+      dir: e.isDirectory(),
+    }));
+    const dirs = ['', ...entries.filter((e) => e.dir).map((e) => e.rel)];
+    return {
+      files: entries.filter((e) => !e.dir).map((e) => e.rel),
+      dirs,
+      stats: dirs.map((d) => statStamp(lstatSync(path.join(root, d), { bigint: true }))),
+    };
+  };
+  /** A file system's times move in ticks: a change in the tick of the record could leave a folder's stat as recorded (the manifest leaves such folders out). */
+  const nextTick = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  test('with a record of the folder, lists only the folders changed since, and still finds every change', async () => {
+    const outside = path.join(scratch(), 'outside.txt');
+    writeFileSync(outside, 'must stay');
+    const make = () => {
+      const root = scratch();
+      for (let i = 0; i < 40; i++) {
+        mkdirSync(path.join(root, `knowledge/article-${i}/deeper`), { recursive: true });
+        writeFileSync(path.join(root, `knowledge/article-${i}/index.html`), 'old');
+        writeFileSync(path.join(root, `knowledge/article-${i}/deeper/stale.html`), 'old');
+      }
+      for (const f of ['index.html', 'robots.txt', 'assets/main.js']) {
+        mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+        writeFileSync(path.join(root, f), 'old');
+      }
+      return root;
+    };
+    const change = (root: string) => {
+      writeFileSync(path.join(root, 'knowledge/article-3/new.html'), 'new');
+      rmSync(path.join(root, 'knowledge/article-5/index.html'));
+      rmSync(path.join(root, 'knowledge/article-7/index.html'));
+      symlinkSync(outside, path.join(root, 'knowledge/article-7/index.html'));
+      mkdirSync(path.join(root, 'knowledge/article-9/deeper/fresh/deepest'), { recursive: true });
+      writeFileSync(path.join(root, 'knowledge/article-9/deeper/fresh/deepest/index.html'), 'new');
+      rmSync(path.join(root, 'knowledge/article-11'), { recursive: true });
+      mkdirSync(path.join(root, 'knowledge/article-40'));
+      rmSync(path.join(root, 'assets/main.js'));
+      mkdirSync(path.join(root, 'assets/main.js')); // a file now a folder
+      writeFileSync(path.join(root, 'new.txt'), 'new');
+    };
+    for (const parts of [1, 2, 3]) {
+      const plain = make();
+      const listed = make();
+      const recorded = recordOf(listed);
+      // A name the record holds and the folder never did: seen only by an inventory that trusts the record for an unchanged folder.
+      recorded.files.push('knowledge/article-20/deeper/only-in-the-record.html', 'knowledge/article-3/only-in-the-record.html');
+      await nextTick();
+      change(plain);
+      change(listed);
+      const expected = Array.from({ length: parts }, (_, part) => takeInventory(plain, part, parts));
+      const got = Array.from({ length: parts }, (_, part) => takeInventory(listed, part, parts, undefined, recorded));
+      const union = (inventories: Inventory[], kind: 'files' | 'dirs') => new Set(inventories.flatMap((i) => [...i[kind]]));
+      expect(union(got, 'files')).toEqual(new Set([...union(expected, 'files'), 'knowledge/article-20/deeper/only-in-the-record.html']));
+      expect(union(got, 'dirs')).toEqual(union(expected, 'dirs'));
+      for (let part = 0; part < parts; part++) expect([...got[part].dirs].sort(), `part ${part} of ${parts}`).toEqual([...expected[part].dirs].sort());
+      expect(union(got, 'files').has('knowledge/article-9/deeper/fresh/deepest/index.html')).toBe(true);
+      expect(union(got, 'files').has('knowledge/article-5/index.html')).toBe(false);
+      expect(existsSync(path.join(listed, 'knowledge/article-7/index.html')), 'the link is removed').toBe(false);
+      expect(tree(listed)).toEqual(tree(plain));
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('must stay');
+  });
+
+  test("a folder changed just before its output's manifest was made is not vouched for: the next inventory lists it", async () => {
+    const cache = scratch();
+    const out = scratch();
+    mkdirSync(path.join(out, 'a'));
+    writeFileSync(path.join(out, 'a/index.html'), 'old');
+    const answer = { ok: true, diagnostics: [], pages: 1 } as unknown as Parameters<typeof writeManifest>[3];
+    writeManifest(
+      cache,
+      out,
+      { code: { renderModule: 'test:render', assets: {}, htmlTwins: true }, check: 'data', options: 'options' },
+      answer,
+      new Set(['a/index.html']),
+      new Map(),
+      [],
+    );
+    const recorded = recordedFolder(manifestFileOf(cache, out)!)!;
+    expect(recorded.files).toEqual(['a/index.html']);
+    expect(recorded.dirs.sort()).toEqual(['', 'a']);
+    // Both were made a moment ago: a change in the same tick of the clock would not move their stats.
+    expect(recorded.stats).toEqual(['', '']);
+    writeFileSync(path.join(out, 'a/new.html'), 'new');
+    expect([...takeInventory(out, 0, 1, undefined, recorded).files].sort()).toEqual(['a/index.html', 'a/new.html']);
+    // Another folder's manifest is not this one's.
+    expect(recordedFolder(manifestFileOf(cache, scratch())!)).toBeNull();
   });
 });
 

@@ -14,9 +14,12 @@
  * thread checks the data: on 100,000 routes they are about 320,000 lstat
  * calls, the check's own time (docs/PERFORMANCE.md, "Nothing changed").
  *
- * Kept beside the build record (one file per output folder, by its resolved
- * path) and valid only for the folder it describes (its device and inode). A
- * failed build leaves the output as it was and the manifest true of it.
+ * Kept beside the build record, one file per folder (by its device and
+ * inode, which the build's renames keep): the manifest of the folder that is
+ * now the spare stays, and says what the spare held when it was last the
+ * output (recordedFolder; output/atomic.ts lists from it every folder whose
+ * stat has not moved since). A failed build leaves the output as it was and
+ * the manifest true of it.
  */
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,12 +30,20 @@ import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { addFoldersOf } from '../output/paths.js';
 import { statOfStamp, statStamp } from '../output/stamps.js';
 import type { BuildResult } from '../types.js';
-import { folderId, globalKey, outputCacheFile } from './record.js';
+import type { RecordedFolder } from '../output/atomic.js';
+import { folderId, globalKey } from './record.js';
 
-const FORMAT = 'site-output-manifest/1';
-/** Manifests kept: as many as build records (record.ts). */
-const KEEP = 16;
+const FORMAT = 'site-output-manifest/2';
+/** Manifests kept: an output and its spare each, of as many output folders as build records (record.ts). */
+const KEEP = 32;
 const SELF = new URL(import.meta.url);
+/**
+ * How long before its stat is taken a folder must have last changed for its
+ * recorded entries to be trusted (recordedFolder): a file system's times move
+ * in ticks (a few milliseconds here, up to two seconds on some), and a change
+ * in the tick of the recorded one would leave the stat as it was.
+ */
+const SETTLE_MS = 2000;
 
 /** What a build answered, less what belongs to one run (its time, its check's file counts, its output folder) and what follows from the rest (the counts of errors and warnings). */
 export type Answer = Omit<BuildResult, 'errors' | 'warnings' | 'seconds' | 'timings' | 'checkFiles' | 'outDir'>;
@@ -48,8 +59,15 @@ interface OutputManifest {
   /** The options and places that show in the output or the answer (see optionsKey). */
   options: string;
   answer: Answer;
-  /** Files and folders, relative to the output folder with forward slashes ('' is the folder itself), or absolute (the reports). */
+  /**
+   * The output's files, then its folders, relative to it with forward slashes
+   * ('' is the folder itself), then the reports (absolute).
+   */
   paths: string[];
+  /** How many of `paths` are the output's files; the folders follow them. */
+  files: number;
+  /** Folders changed within SETTLE_MS of the manifest being made: recordedFolder does not vouch for their entries. */
+  unsettled: string[];
   /** statStamp of each path, in order. */
   stats: string[];
 }
@@ -67,7 +85,14 @@ export function optionsKey(parts: { strict: boolean; searchIndex: boolean; dataD
   return JSON.stringify([parts.strict, parts.searchIndex, path.resolve(parts.dataDir), path.resolve(parts.reportsDir), process.cwd()]);
 }
 
-const manifestFile = (cacheDir: string, outDir: string): string => outputCacheFile(cacheDir, 'manifests', outDir);
+/** Where the manifest of the folder `dev:ino` is kept. */
+const manifestFile = (cacheDir: string, folder: string): string => path.join(cacheDir, 'manifests', `${folder.replace(':', '-')}.bin`);
+
+/** The manifest file of the folder at `dir`, whether there is one or not; undefined when `dir` is not a folder. */
+export function manifestFileOf(cacheDir: string, dir: string): string | undefined {
+  const folder = folderId(path.resolve(dir));
+  return folder === undefined ? undefined : manifestFile(cacheDir, folder);
+}
 
 /** A manifest path on the output folder `root` (absolute): '' is the folder, an absolute path (a report) stands as it is. */
 const fullPath = (root: string, p: string): string => (p === '' ? root : p.startsWith('/') ? p : `${root}/${p}`);
@@ -91,6 +116,8 @@ export function writeManifest(
     const root = path.resolve(outDir);
     const folder = folderId(root);
     if (folder === undefined) return;
+    // A folder changed this close to its stat being taken could change again within the same tick of the file system's clock, its stat unmoved.
+    const settledBefore = BigInt(Date.now() - SETTLE_MS) * 1_000_000n;
     const dirs = new Set<string>(['']);
     const paths: string[] = [];
     const stats: string[] = [];
@@ -102,7 +129,14 @@ export function writeManifest(
       add(file, stamps.get(file));
       addFoldersOf(file, dirs);
     }
-    for (const dir of dirs) add(dir);
+    const files = paths.length;
+    const unsettled: string[] = [];
+    for (const dir of dirs) {
+      const stat = lstatSync(fullPath(root, dir), { bigint: true });
+      paths.push(dir);
+      stats.push(statStamp(stat));
+      if (stat.ctimeNs >= settledBefore) unsettled.push(dir);
+    }
     for (const file of reports) add(path.resolve(file));
     const manifest: OutputManifest = {
       format: FORMAT,
@@ -112,9 +146,11 @@ export function writeManifest(
       options: keys.options,
       answer,
       paths,
+      files,
       stats,
+      unsettled,
     };
-    const file = manifestFile(cacheDir, outDir);
+    const file = manifestFile(cacheDir, folder);
     if (writeCacheFile(file, serialize(manifest))) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));
   } catch {
     // A file gone already (another process at the output): no manifest, and the next build runs.
@@ -128,18 +164,41 @@ export interface Unchanged {
   answer: Answer;
 }
 
-/** The manifest of `outDir` when it was made by this code for this folder; else null. */
-function readManifest(cacheDir: string, outDir: string, code: CodeParts): OutputManifest | null {
-  const file = manifestFile(cacheDir, outDir);
-  if (!existsSync(file)) return null;
-  let manifest: OutputManifest;
+/** The manifest in `file` (see manifestFileOf), when it is one of this format; else null. */
+function readManifestFile(file: string | undefined): OutputManifest | null {
+  if (file === undefined || !existsSync(file)) return null;
   try {
-    manifest = deserialize(readFileSync(file)) as OutputManifest;
+    const manifest = deserialize(readFileSync(file)) as OutputManifest;
+    return manifest?.format === FORMAT ? manifest : null;
   } catch {
     return null;
   }
-  if (manifest?.format !== FORMAT || manifest.folder !== folderId(path.resolve(outDir)) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
+}
+
+/** The manifest of `outDir` when it was made by this code for this folder; else null. */
+function readManifest(cacheDir: string, outDir: string, code: CodeParts): OutputManifest | null {
+  const root = path.resolve(outDir);
+  const manifest = readManifestFile(manifestFileOf(cacheDir, root));
+  if (manifest === null || manifest.folder !== folderId(root) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
   return manifest;
+}
+
+/**
+ * What a folder held when a build last left it as its output (whatever code
+ * made it): its files and its folders, each folder with its stat then (none
+ * for a folder that had changed just before, see SETTLE_MS). `file` is the
+ * folder's manifest (manifestFileOf); null when there is none.
+ */
+export function recordedFolder(file: string): RecordedFolder | null {
+  const manifest = readManifestFile(file);
+  if (manifest === null) return null;
+  const { paths, stats, files } = manifest;
+  let end = files;
+  while (end < paths.length && !paths[end].startsWith('/')) end++;
+  const unsettled = new Set(manifest.unsettled);
+  const dirs = paths.slice(files, end);
+  // An unsettled folder's recorded stat is left out: it is listed whatever its stat.
+  return { files: paths.slice(0, files), dirs, stats: dirs.map((dir, i) => (unsettled.has(dir) ? '' : stats[files + i])) };
 }
 
 /** The manifest of `outDir` when it was made by this code and every path it names still has its stat; else null. */

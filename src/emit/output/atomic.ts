@@ -30,9 +30,10 @@
  * call, but Node cannot make it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync, type BigIntStats } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { statStamp } from './stamps.js';
 
 const tempPattern = (base: string) => new RegExp(`^\\.${escapeRegExp(base)}-(\\d+)-tmp$`);
 const asidePattern = (base: string) => new RegExp(`^${escapeRegExp(base)}\\.old-(\\d+)-(\\d+)$`);
@@ -107,6 +108,27 @@ export function ownerOf(rel: string, parts: number): number {
   return (h >>> 0) % parts;
 }
 
+/** What a folder held when a build last left it as its output (incremental/up-to-date.ts, recordedFolder). */
+export interface RecordedFolder {
+  /** Its files, relative with forward slashes. */
+  files: string[];
+  /** Its folders ('' is the folder itself), relative with forward slashes. */
+  dirs: string[];
+  /** The stat (statStamp) each of `dirs` had then, in the same order; '' for one whose entries are not vouched for. */
+  stats: string[];
+}
+
+/** The stat of the folder at `dir`; undefined when there is none (nothing there, something else, or a file on the way). */
+function folderStat(dir: string): BigIntStats | undefined {
+  try {
+    const stat = lstatSync(dir, { bigint: true });
+    return stat.isDirectory() ? stat : undefined;
+  } catch (err) {
+    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw err;
+  }
+}
+
 /**
  * What a recycled folder holds. Anything but plain folders and plain files
  * is removed on the way, so that writing into it can never go through a
@@ -117,29 +139,64 @@ export function ownerOf(rel: string, parts: number): number {
  * which have nothing else to do yet, and promises made it several times
  * slower.
  *
+ * With `recorded` (what the folder held when a build last left it), a
+ * folder whose stat is still the recorded one is not listed: its entries are
+ * the recorded ones. A folder's stat (its change time among it) moves when
+ * an entry is added, removed or renamed in it, so only the folders changed
+ * since are read; an lstat costs a fraction of a listing (docs/PERFORMANCE.md,
+ * "The spare's inventory"). Files changed in place are not the inventory's
+ * concern: the writers compare each file's own stamp.
+ *
  * With `parts` above 1, `part` walks only what ownerOf gives it (every part
  * lists the top level and its folders, which are few); the union of all
  * parts' inventories is the whole folder's. Files `leaveOut` names are not
  * listed (the pages' twins, which their pages' writers replace; listing them
  * would only add to the build's peak memory, see docs/PERFORMANCE.md).
  */
-export function takeInventory(root: string, part = 0, parts = 1, leaveOut?: (file: string) => boolean): Inventory {
+export function takeInventory(root: string, part = 0, parts = 1, leaveOut?: (file: string) => boolean, recorded?: RecordedFolder): Inventory {
   const into: Inventory = { files: new Set(), dirs: new Set() };
-  const walk = (rel: string, depth: number): void => {
+  /** Lists `rel` and every folder below it, but those `known` accounts for. */
+  const walk = (rel: string, depth: number, known?: ReadonlyMap<string, number>): void => {
     for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
       // Below the top level, a part walks only its own share (and the top level's folders, to find it).
       const mine = ownerOf(child, parts) === part;
       if (!mine && !(depth === 0 && entry.isDirectory())) continue;
       if (entry.isDirectory()) {
+        if (known?.has(child) === true) continue;
         if (mine) into.dirs.add(child);
-        walk(child, depth + 1);
+        walk(child, depth + 1, known);
       } else if (entry.isFile()) {
         if (leaveOut?.(child) !== true) into.files.add(child);
       } else rmSync(path.join(root, child), { recursive: true, force: true });
     }
   };
-  walk('', 0);
+  if (recorded === undefined) {
+    walk('', 0);
+    return into;
+  }
+  // The recorded folders this part walks, by path, and which of them still hold exactly their recorded entries.
+  const { dirs, stats, files } = recorded;
+  const known = new Map<string, number>();
+  for (let i = 0; i < dirs.length; i++) if (parts <= 1 || !dirs[i].includes('/') || ownerOf(dirs[i], parts) === part) known.set(dirs[i], i);
+  const unmoved = new Uint8Array(dirs.length);
+  for (const [dir, i] of known) {
+    if (stats[i] === '') continue;
+    const stat = folderStat(path.join(root, dir));
+    if (stat !== undefined && statStamp(stat) === stats[i]) unmoved[i] = 1;
+  }
+  for (const [dir, i] of known) if (unmoved[i] === 1 && dir !== '' && ownerOf(dir, parts) === part) into.dirs.add(dir);
+  for (const file of files) {
+    const at = file.lastIndexOf('/');
+    const i = known.get(at < 0 ? '' : file.slice(0, at));
+    if (i !== undefined && unmoved[i] === 1 && ownerOf(file, parts) === part && leaveOut?.(file) !== true) into.files.add(file);
+  }
+  // Every other recorded folder still there is listed, and any folder found in it that the record does not know, whole.
+  for (const [dir, i] of known) {
+    if (unmoved[i] === 1 || folderStat(path.join(root, dir)) === undefined) continue;
+    if (dir !== '' && ownerOf(dir, parts) === part) into.dirs.add(dir);
+    walk(dir, dir === '' ? 0 : 1, known);
+  }
   return into;
 }
 
@@ -158,7 +215,8 @@ export function removeUnwritten(tmp: string, inventory: Inventory, written: Read
   for (const file of inventory.files) {
     const dir = path.posix.dirname(file);
     if (written.has(file) || kept.has(file) || (dir !== '.' && !kept.has(dir))) continue;
-    unlinkSync(path.join(tmp, file));
+    // Forced: a file the manifest vouched for and gone since is as good as removed.
+    rmSync(path.join(tmp, file), { force: true });
     removed++;
   }
   // Shallowest first: removing a folder removes what is under it, which is then skipped.

@@ -5,7 +5,7 @@
  * each (see ownerOf in atomic.ts).
  */
 import { mkdirSync } from 'node:fs';
-import { ownerOf, takeInventory } from './atomic.js';
+import { ownerOf, takeInventory, type RecordedFolder } from './atomic.js';
 import { clearWay } from './clear-way.js';
 import { folderOfTwin, insideRoot } from './paths.js';
 
@@ -23,6 +23,12 @@ export interface StockTask {
    * build no longer wants is in the inventory, and goes).
    */
   twins: boolean;
+  /**
+   * The recycled folder's manifest file (incremental/up-to-date.ts), when
+   * there may be one: what the folder held when a build last left it, so
+   * that only the folders changed since are listed.
+   */
+  manifest?: string;
 }
 
 /** What a recycled folder held (empty for a new one), relative to it. */
@@ -31,8 +37,8 @@ export interface Stock {
   dirs: string[];
 }
 
-/** Lists this share of `root` and makes the page folders of this share that it lacks. */
-export function takeStock(root: string, task: StockTask): Stock {
+/** Lists this share of `root` (see takeInventory for `recorded`) and makes the page folders of this share that it lacks. */
+export function takeStock(root: string, task: StockTask, recorded?: RecordedFolder): Stock {
   const { part, parts } = task;
   let twinOfPage: ((file: string) => boolean) | undefined;
   if (task.twins) {
@@ -42,7 +48,7 @@ export function takeStock(root: string, task: StockTask): Stock {
       return folder !== null && pageDirs.has(folder);
     };
   }
-  const inventory = task.recycled ? takeInventory(root, part, parts, twinOfPage) : { files: new Set<string>(), dirs: new Set<string>() };
+  const inventory = task.recycled ? takeInventory(root, part, parts, twinOfPage, recorded) : { files: new Set<string>(), dirs: new Set<string>() };
   // Each part makes the folders of its own share, which only its own walk can have found.
   for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) makeFolder(root, dir);
   return { files: [...inventory.files], dirs: [...inventory.dirs] };

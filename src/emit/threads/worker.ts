@@ -14,6 +14,7 @@ import type { SiteModel } from '../../model/model.js';
 import { readSnapshot } from './snapshot.js';
 import { readDigests, recordReads, recordingModel, shortHash } from '../../model/reads.js';
 import { BatchRecord } from '../incremental/batch.js';
+import { recordedFolder } from '../incremental/up-to-date.js';
 import { digestOfStamp } from '../output/stamps.js';
 import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
@@ -135,7 +136,7 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
       case 'error-pages':
         return renderErrorPages(config.outDir, await ready());
       case 'prepare':
-        return { kind: 'prepare', ...takeStock(config.outDir, task) };
+        return { kind: 'prepare', ...takeStock(config.outDir, task, (task.manifest === undefined ? null : recordedFolder(task.manifest)) ?? undefined) };
       case 'digests': {
         const session = await ready();
         const api = session.api;

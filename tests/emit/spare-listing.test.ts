@@ -1,0 +1,74 @@
+/**
+ * The spare's inventory from its manifest (src/emit/output/atomic.ts,
+ * takeInventory with a record): a rebuild lists only the spare's folders
+ * whose stat moved since the spare was last the output, and trusts the
+ * manifest for the others. Whatever was done to the spare meanwhile (a page
+ * deleted, a file dropped in, a folder added, a page made a link) still
+ * shows, and the rebuild writes the bytes of a fresh build.
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { manifestFileOf, recordedFolder } from '../../src/emit/incremental/up-to-date.js';
+import { build, requireCompiled, SMALL, snapshot, workDir } from './helpers.js';
+
+/** Folders are vouched for only when they had not changed for two seconds when their manifest was made (SETTLE_MS). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
+
+describe("the spare's inventory from its manifest", () => {
+  beforeAll(() => requireCompiled());
+
+  test('a rebuild lists only what changed in the spare, finds every change, and writes what a fresh build writes', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const cache = path.join(work, 'cache');
+    const env = { SITE_CACHE_DIR: cache };
+    const dist = path.join(work, 'dist');
+    const spare = path.join(work, '.dist-spare');
+    const article = path.join(data, 'articles/what-is-curcumin.json');
+    let edits = 0;
+    /** An edit of one article's body, then an incremental build. */
+    const rebuild = async () => {
+      const json = JSON.parse(readFileSync(article, 'utf8'));
+      json.body.unshift({ type: 'paragraph', text: `Edit ${++edits}` });
+      writeFileSync(article, JSON.stringify(json, null, 2));
+      const run = await build(work, ['--json'], env, data);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { rendered: number };
+    };
+    // Two outputs that take turns (the output and the spare), each left by a build long enough after it wrote
+    // its folders that its manifest vouches for them.
+    await rebuild();
+    await rebuild();
+    await settle();
+    await rebuild();
+    await settle();
+    expect((await rebuild()).rendered).toBeLessThan(10);
+    const recorded = recordedFolder(manifestFileOf(cache, spare)!);
+    expect(recorded, "the spare's manifest").not.toBeNull();
+    const vouched = recorded!.stats.filter((s) => s !== '').length;
+    expect(vouched, 'folders the manifest vouches for').toBeGreaterThan(recorded!.dirs.length / 2);
+
+    // Done to the spare by hand, or by a build killed while writing into it.
+    rmSync(path.join(spare, 'about-us/index.html'));
+    writeFileSync(path.join(spare, 'contact-us/dropped.html'), 'a file no build wrote');
+    mkdirSync(path.join(spare, 'herb-extract/added/deeper'), { recursive: true });
+    writeFileSync(path.join(spare, 'herb-extract/added/deeper/index.html'), 'a page of no route');
+    rmSync(path.join(spare, 'knowledge'), { recursive: true, force: true });
+    writeFileSync(path.join(spare, 'knowledge'), 'a file where a folder was');
+    const outside = path.join(work, 'outside.txt');
+    writeFileSync(outside, 'must stay');
+    rmSync(path.join(spare, 'robots.txt'));
+    symlinkSync(outside, path.join(spare, 'robots.txt'));
+
+    await rebuild();
+    const fresh = workDir();
+    const clean = await build(fresh, ['--no-cache'], undefined, data);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(snapshot(dist)).toEqual(snapshot(path.join(fresh, 'dist')));
+    expect(readFileSync(outside, 'utf8')).toBe('must stay');
+    rmSync(work, { recursive: true, force: true });
+    rmSync(fresh, { recursive: true, force: true });
+  }, 60_000);
+});

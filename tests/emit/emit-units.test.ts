@@ -37,6 +37,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { jsonLdScript } from '../../src/templates/JsonLd.js';
 import {
   BatchTally,
+  PositionTally,
   extractLinks,
   findBroken,
   internalPath,
@@ -212,6 +213,38 @@ describe('link extraction', () => {
     const again: LinkTally = new Map();
     mergeTally(again, batch.entries());
     expect(again).toEqual(plain);
+  });
+
+  test('a tally by positions (pages taken over from the record) counts as the batch tally of the same pages, whatever the pages', () => {
+    // A small generator with a seed, so that a failure names the case that failed.
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const targets = Array.from({ length: 1 + random(12) }, (_, i) => `/t${i}`);
+      // Groups as the record keeps them: sorted positions, one sometimes listed twice.
+      const groups = Array.from({ length: random(4) }, () => Array.from({ length: random(5) }, () => random(targets.length)).sort((a, b) => a - b));
+      const pages = Array.from({ length: random(30) }, () => ({
+        internal: Int32Array.from({ length: random(6) }, () => random(targets.length)),
+        group: groups.length === 0 || random(3) === 0 ? -1 : random(groups.length),
+        index: random(40),
+      }));
+      const byPosition = new PositionTally(targets, groups);
+      const batch = new BatchTally();
+      const shared = groups.map((g) => ({ targets: new Set(g.map((t) => targets[t])) }));
+      for (const page of pages) {
+        byPosition.add(page.internal, page.group, page.index);
+        const internal = Array.from(page.internal, (t) => targets[t]);
+        batch.add(page.group < 0 ? { internal, unsafe: [] } : { internal, unsafe: [], group: shared[page.group] }, page.index);
+      }
+      const got: LinkTally = new Map();
+      mergeTally(got, byPosition.entries());
+      const want: LinkTally = new Map();
+      mergeTally(want, batch.entries());
+      expect(got, `round ${round}`).toEqual(want);
+    }
   });
 });
 

@@ -9,7 +9,7 @@
  * never moves the other's stamps. A page that cannot be taken over is rendered.
  */
 import { copyFileSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
-import { BatchTally, type TallyEntries, type TargetGroup } from '../links/scan.js';
+import { PositionTally, type TallyEntries } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
 import { keepStamped, writeStampedBytes, type PageWrite } from '../output/page-file.js';
 import { digestOfStamp, pageDigest, stampOf } from '../output/stamps.js';
@@ -73,14 +73,7 @@ export function takeOverPages(
   collector: RecordCollector,
 ): TakenOver {
   const result: TakenOver = { facts: [], links: [], unsafe: [], failed: [], kept: 0, byStamp: 0 };
-  const tally = new BatchTally();
-  const groups = new Map<number, TargetGroup>();
-  const groupOf = (id: number): TargetGroup | undefined => {
-    if (id < 0) return undefined;
-    let group = groups.get(id);
-    if (group === undefined) groups.set(id, (group = { targets: new Set(previous.groups[id].map((t) => previous.targets[t])) }));
-    return group;
-  };
+  const tally = new PositionTally(previous.targets, previous.groups);
   for (const { planned, entry } of reuse) {
     const stamp = stamps.previous.get(planned.file);
     stamps.previous.delete(planned.file);
@@ -94,9 +87,7 @@ export function takeOverPages(
     if (written.kept === 'stamp') result.byStamp++;
     const { index } = planned;
     result.facts.push({ index, ...entry.facts, metaFallback: [...entry.facts.metaFallback] });
-    const internal = Array.from(entry.internal, (t) => previous.targets[t]);
-    const group = groupOf(entry.group);
-    tally.add(group === undefined ? { internal, unsafe: entry.unsafe } : { internal, unsafe: entry.unsafe, group }, index);
+    tally.add(entry.internal, entry.group, index);
     for (const u of entry.unsafe) result.unsafe.push([u, index]);
     collector.keep(index, entry, previous, written.stamp);
   }

@@ -193,7 +193,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         stamps: { previous: stamps, record: recorder?.add },
         cacheDir,
         searchIndex,
-        incremental: cacheDir === undefined ? undefined : { previous, selection, collector: new RecordCollector(plan, keyOf) },
+        incremental: cacheDir === undefined ? undefined : { previous, selection, collector: new RecordCollector(plan, keyOf, previous) },
       });
       const all = [...diagnostics, ...built.diagnostics];
 

@@ -89,7 +89,7 @@ export function takeOverPages(
     result.facts.push({ index, ...entry.facts, metaFallback: [...entry.facts.metaFallback] });
     tally.add(entry.internal, entry.group, index);
     for (const u of entry.unsafe) result.unsafe.push([u, index]);
-    collector.keep(index, entry, previous, written.stamp);
+    collector.keep(index, entry, written.stamp);
   }
   result.links = tally.entries();
   return result;

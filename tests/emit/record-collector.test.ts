@@ -1,0 +1,130 @@
+/**
+ * The build record's collector (src/emit/incremental/record.ts): pages taken
+ * over keep their entries as they are, pages rendered are added to the same
+ * tables, and a record whose tables are a tenth or more unused is compacted.
+ * Whatever the path, every entry names the same strings as the pages read.
+ */
+import { describe, expect, test } from 'vitest';
+import { RecordCollector, type BuildRecord, type RecordedEntry } from '../../src/emit/incremental/record.js';
+import type { PageFacts, PageRecords } from '../../src/emit/threads/protocol.js';
+import type { PlannedRoute } from '../../src/emit/types.js';
+
+const facts = (index: number): PageFacts => ({
+  index,
+  bytes: 100 + index,
+  canonical: `https://example.com/p${index}`,
+  indexable: true,
+  lastmod: '2026-11-27',
+  metaFallback: [],
+});
+const plan = (n: number): PlannedRoute[] =>
+  Array.from({ length: n }, (_, index) => ({ index, route: { path: `/p${index}` } as PlannedRoute['route'], file: `p${index}/index.html` }));
+const keyOf = (p: PlannedRoute) => `key:${p.route.path}`;
+
+/** What each entry says in strings: the names it read, its targets, its group's targets. */
+function spelled(record: Omit<BuildRecord, 'folder' | 'format'>) {
+  const digestOf = new Map(record.names.map((n, i) => [n, record.digests[i]]));
+  return record.entries.map((e: RecordedEntry) => ({
+    file: e.file,
+    stamp: e.stamp,
+    reads: Array.from(e.reads, (r) => record.names[r]),
+    digests: Array.from(e.reads, (r) => record.digests[r]).every((d, i) => d === digestOf.get(record.names[e.reads[i]])),
+    internal: Array.from(e.internal, (t) => record.targets[t]),
+    group: e.group < 0 ? null : record.groups[e.group].map((t) => record.targets[t]),
+  }));
+}
+
+/** A record of `n` pages rendered from scratch: page i reads `shared`, `own-i`, links to /p(i+1) and shares the header's links. */
+function firstRecord(n: number, extra: (i: number) => string[] = () => []): Omit<BuildRecord, 'folder' | 'format'> {
+  const collector = new RecordCollector(plan(n), keyOf);
+  const names = ['shared', ...Array.from({ length: n }, (_, i) => `own-${i}`), ...Array.from({ length: n }, (_, i) => extra(i)).flat()];
+  const batch: PageRecords = {
+    names,
+    groups: [['/', '/contact-us']],
+    pages: Array.from({ length: n }, (_, i) => ({
+      index: i,
+      reads: [0, 1 + i, ...extra(i).map((x) => names.indexOf(x))],
+      internal: [`/p${(i + 1) % n}`],
+      group: 0,
+      unsafe: [],
+      digest: `d${i}`,
+    })),
+  };
+  collector.addFacts(
+    Array.from({ length: n }, (_, i) => facts(i)),
+    Array.from({ length: n }, (_, i) => [i, `stamp-${i}`] as const),
+  );
+  collector.addBatch(batch);
+  expect(collector.complete()).toBe(true);
+  return collector.finish(
+    'g',
+    collector.readNames().map((name) => `hash of ${name}`),
+  );
+}
+
+describe('the build record collector', () => {
+  test('a page taken over keeps its entry as it is; a page rendered again joins the same tables', () => {
+    const n = 20;
+    const previous = { ...firstRecord(n), folder: 'f', format: 'site-build-record/3' } as BuildRecord;
+    const collector = new RecordCollector(plan(n), keyOf, previous);
+    for (let i = 0; i < n; i++) if (i !== 2) collector.keep(i, previous.entries[i], `new-stamp-${i}`);
+    collector.addFacts([facts(2)], [[2, 'new-stamp-2']]);
+    collector.addBatch({
+      names: ['shared', 'new-name'],
+      groups: [['/', '/contact-us']],
+      pages: [{ index: 2, reads: [0, 1], internal: ['/p3', '/new-target'], group: 0, unsafe: [], digest: 'd2b' }],
+    });
+    const record = collector.finish(
+      'g',
+      collector.readNames().map((name) => `hash of ${name}`),
+    );
+    const pages = spelled(record);
+    expect(pages.map((p) => p.stamp)).toEqual(Array.from({ length: n }, (_, i) => `new-stamp-${i}`));
+    expect(pages[0]).toMatchObject({ reads: ['shared', 'own-0'], internal: ['/p1'], group: ['/', '/contact-us'], digests: true });
+    expect(pages[2]).toMatchObject({ reads: ['shared', 'new-name'], internal: ['/p3', '/new-target'], group: ['/', '/contact-us'] });
+    // Taken over as it was: the same positions, not a copy of them.
+    expect(record.entries[0].reads).toBe(previous.entries[0].reads);
+    expect(record.entries[0].internal).toBe(previous.entries[0].internal);
+    // own-2 is read by no page now, one name in 22: it stays, under the share that compacts the record.
+    expect(record.names).toContain('own-2');
+    expect(record.names.slice(0, previous.names.length)).toEqual(previous.names);
+    expect(record.digests).toEqual(record.names.map((name) => `hash of ${name}`));
+  });
+
+  test('a record whose names are a tenth or more unused is compacted, every entry still naming what it read', () => {
+    const n = 20;
+    const previous = { ...firstRecord(n, (i) => [`detail-${i}-a`, `detail-${i}-b`]), folder: 'f', format: 'site-build-record/3' } as BuildRecord;
+    // Half the pages are rendered again and read only `shared`: their own and detail names go unused.
+    const collector = new RecordCollector(plan(n), keyOf, previous);
+    const again = Array.from({ length: n / 2 }, (_, k) => 2 * k);
+    for (let i = 0; i < n; i++) if (!again.includes(i)) collector.keep(i, previous.entries[i], `stamp-${i}`);
+    collector.addFacts(
+      again.map((i) => facts(i)),
+      again.map((i) => [i, `stamp-${i}`] as const),
+    );
+    collector.addBatch({
+      names: ['shared'],
+      groups: [],
+      pages: again.map((i) => ({ index: i, reads: [0], internal: [], group: -1, unsafe: [], digest: `e${i}` })),
+    });
+    const record = collector.finish(
+      'g',
+      collector.readNames().map((name) => `hash of ${name}`),
+    );
+    expect(record.names.length).toBeLessThan(previous.names.length);
+    expect(record.names).not.toContain('own-0');
+    expect(record.names).toContain('own-1');
+    expect(record.digests).toEqual(record.names.map((name) => `hash of ${name}`));
+    const pages = spelled(record);
+    for (let i = 0; i < n; i++) {
+      if (again.includes(i)) expect(pages[i]).toMatchObject({ reads: ['shared'], internal: [], group: null });
+      else
+        expect(pages[i]).toMatchObject({
+          reads: ['shared', `own-${i}`, `detail-${i}-a`, `detail-${i}-b`],
+          internal: [`/p${(i + 1) % n}`],
+          group: ['/', '/contact-us'],
+          digests: true,
+        });
+    }
+  });
+});

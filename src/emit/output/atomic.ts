@@ -141,9 +141,9 @@ function folderStat(dir: string): BigIntStats | undefined {
  *
  * With `recorded` (what the folder held when a build last left it), a
  * folder whose stat is still the recorded one is not listed: its entries are
- * the recorded ones. A folder's stat (its change time among it) moves when
- * an entry is added, removed or renamed in it, so only the folders changed
- * since are read; an lstat costs a fraction of a listing (docs/PERFORMANCE.md,
+ * the recorded ones. A folder's stat (with its change time, which cannot be
+ * set back) moves when an entry is added, removed or renamed in it, so only
+ * the folders changed since are read; an lstat costs a fraction of a listing (docs/PERFORMANCE.md,
  * "The spare's inventory"). Files changed in place are not the inventory's
  * concern: the writers compare each file's own stamp.
  *

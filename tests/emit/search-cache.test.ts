@@ -1,5 +1,5 @@
 /** The build's speed-ups of the search index: same bytes as building it afresh, whatever the cache holds. */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -74,10 +74,18 @@ describe('cachedSearchIndex', () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const first = catalogueWith('Turmeric root extract for supplements.');
     const miss = await cachedSearchIndex(first, routes, cacheDir);
-    expect(readdirSync(cacheDir).filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n))).toHaveLength(1);
+    const slots = readdirSync(cacheDir).filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n));
+    expect(slots).toHaveLength(1);
+    // The entry names the stored shards; it does not hold the index a second time.
+    const slot = readFileSync(path.join(cacheDir, slots[0]), 'utf8');
+    expect(slot.length).toBeLessThan(miss.files.reduce((n, f) => n + f.contents.length, 0) / 4);
     const hit = await cachedSearchIndex(first, routes, cacheDir);
     expect(hit).toEqual(buildSearchIndex(first, routes));
     expect(miss).toEqual(hit);
+    // A shard the entry names, pruned since: a miss, indexed again to the same bytes.
+    rmSync(path.join(cacheDir, 'search-shards'), { recursive: true });
+    expect(await cachedSearchIndex(first, routes, cacheDir)).toEqual(hit);
+    expect(await cachedSearchIndex(first, routes, cacheDir)).toEqual(hit);
 
     const changed = catalogueWith('Turmeric root extract for beverages.');
     const again = await cachedSearchIndex(changed, routes, cacheDir);

@@ -109,8 +109,11 @@ export async function cachedSearchIndex(
     });
     if (cacheDir !== undefined) pruneShards(cacheDir, shards.length);
   }
-  if (cacheDir !== undefined && code !== null) writeLatest(cacheDir, code, keys as string[]);
-  return slot.store(searchIndexOutput(files as ShardFile[], docs.length));
+  if (cacheDir !== undefined && code !== null) {
+    writeLatest(cacheDir, code, keys as string[]);
+    slot.store(keys as string[], docs.length);
+  }
+  return searchIndexOutput(files as ShardFile[], docs.length);
 }
 
 /** A document's digest: whatever of it the index holds. */
@@ -188,40 +191,49 @@ function pruneShards(cacheDir: string, shards: number): void {
   pruneCacheFiles(shardsDir(cacheDir), shards * 2 + 32, isShardEntry);
 }
 
-/** The cache's answer for these inputs: the stored output, or how to store a new one (returned as given). */
+/**
+ * The cache's answer for these inputs: the output made from the shards their
+ * entry names, or how to name them for the next build. The entry holds the
+ * shards' keys, not their contents: the shards are stored already, and a
+ * 100,000-route index written again whole was half a second of every build
+ * whose data changed, for an entry the next edit never reads.
+ */
 function cacheSlot(
   catalogue: Catalogue,
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
   checkKey: string | undefined,
-): { hit?: SearchIndexOutput; store(output: SearchIndexOutput): SearchIndexOutput } {
+): { hit?: SearchIndexOutput; store(shards: readonly string[], documents: number): void } {
   const code = indexingCode();
-  if (cacheDir === undefined || code === null) return { store: (output) => output };
+  if (cacheDir === undefined || code === null) return { store: () => undefined };
   // The check's key already hashes every data byte and the code that made the catalogue and its routes
   // from them: hashing the catalogue again would cost time and add nothing.
   const key = checkKey === undefined ? inputKey(code, catalogue, routes) : createHash('sha256').update(`${code}\0check\0${checkKey}`).digest('hex');
   // One file per key: builds of several catalogues (tests, benchmarks, a site's branches) do not evict each other.
   const file = path.join(cacheDir, `search-${key.slice(0, 24)}.json`);
   try {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { key: string; output: SearchIndexOutput };
-    if (stored.key === key) return { hit: stored.output, store: (output) => output };
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; shards?: unknown; documents?: unknown };
+    if (stored.key === key && Array.isArray(stored.shards) && typeof stored.documents === 'number') {
+      const shards = (stored.shards as unknown[]).map((k) => (typeof k === 'string' && SHARD_KEY.test(k) ? readShard(cacheDir, k) : undefined));
+      // A shard pruned since (or damaged) makes it a miss.
+      if (shards.every((s) => s !== undefined)) {
+        const files = shards.map((s) => ({ path: s!.path, contents: s!.contents }));
+        return { hit: searchIndexOutput(files, stored.documents), store: () => undefined };
+      }
+    }
   } catch {
     // missing or damaged: a miss
   }
   return {
-    store(output) {
-      // Stress-size catalogues (bench/synthetic.ts) are not cached, as the check cache does not cache them.
-      if (output.files.reduce((n, f) => n + f.contents.length, 0) > MAX_CACHED_CHARS) return output;
-      if (writeCacheFile(file, JSON.stringify({ key, output }))) pruneCacheFiles(cacheDir, MAX_ENTRIES, (n) => /^search-[0-9a-f]{24}\.json$/.test(n));
-      return output;
+    store(shards, documents) {
+      if (writeCacheFile(file, JSON.stringify({ key, shards, documents })))
+        pruneCacheFiles(cacheDir, MAX_ENTRIES, (n) => /^search-[0-9a-f]{24}\.json$/.test(n));
     },
   };
 }
 
 /** Entries kept: the most recently written go last. */
 const MAX_ENTRIES = 8;
-/** Largest index cached: far above a real catalogue's, below a stress-size one's. */
-const MAX_CACHED_CHARS = 64 * 1024 * 1024;
 
 /**
  * Writes the index (buildSearchIndex's files) into the output folder, through the cache. With `inThread`, a miss is

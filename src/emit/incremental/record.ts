@@ -332,7 +332,8 @@ export class RecordCollector {
       groups: this.groupTargets,
       entries,
     };
-    return unusedShare(record) > UNUSED_SHARE ? compact(record) : record;
+    const flags = used(record);
+    return unusedShare(flags) > UNUSED_SHARE ? compact(record, flags) : record;
   }
 }
 
@@ -341,8 +342,10 @@ const UNUSED_SHARE = 0.1;
 
 type Tables = Omit<BuildRecord, 'folder' | 'format'>;
 
+type Used = { names: Uint8Array; targets: Uint8Array; groups: Uint8Array };
+
 /** Which names, targets and groups some entry uses, as 1s. */
-function used(record: Tables): { names: Uint8Array; targets: Uint8Array; groups: Uint8Array } {
+function used(record: Tables): Used {
   const names = new Uint8Array(record.names.length);
   const targets = new Uint8Array(record.targets.length);
   const groups = new Uint8Array(record.groups.length);
@@ -356,15 +359,13 @@ function used(record: Tables): { names: Uint8Array; targets: Uint8Array; groups:
 }
 
 /** The largest share of a table that no entry uses. */
-function unusedShare(record: Tables): number {
-  const flags = used(record);
+function unusedShare(flags: Used): number {
   const share = (f: Uint8Array) => (f.length === 0 ? 0 : 1 - f.reduce((n, x) => n + x, 0) / f.length);
   return Math.max(share(flags.names), share(flags.targets), share(flags.groups));
 }
 
-/** The record with only what its entries use, in the same order. */
-function compact(record: Tables): Tables {
-  const flags = used(record);
+/** The record with only what its entries use (`flags`, see used), in the same order. */
+function compact(record: Tables, flags: Used): Tables {
   const renumber = (f: Uint8Array) => {
     const to = new Int32Array(f.length).fill(-1);
     let next = 0;

@@ -19,9 +19,11 @@ function generator(seed: number) {
   const text = (words: number) => Array.from({ length: words }, () => WORDS[rand(WORDS.length)]).join(' ');
   let made = 0;
   const doc = (): SearchDocument => {
-    const t = text(5 + rand(60));
+    // Words of one or two documents: `w<k>` in document k's title and document k+1's text, so that an edit
+    // can leave a term without postings in one field, or in any.
+    const t = `${text(5 + rand(60))} w${made - 1}`;
     const kind = (['product', 'article', 'news'] as const)[rand(3)];
-    return { kind, url: `/${kind}/d-${made++}`, title: text(1 + rand(4)), text: t, excerpt: t.slice(0, 40) };
+    return { kind, url: `/${kind}/d-${made}`, title: `${text(1 + rand(4))} w${made++}`, text: t, excerpt: t.slice(0, 40) };
   };
   const sorted = (docs: SearchDocument[]) => docs.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return { rand, text, doc, sorted };
@@ -72,6 +74,8 @@ describe('updateShard', () => {
     damaged.index.documentIds = {};
     expect(await updateShard({ ...previous, contents: JSON.stringify(damaged) }, few, few.map(digest))).toBeNull();
     damaged.index = { ...JSON.parse(previous.contents).index, index: 'not a list' };
+    expect(await updateShard({ ...previous, contents: JSON.stringify(damaged) }, few, few.map(digest))).toBeNull();
+    damaged.index = { ...JSON.parse(previous.contents).index, index: [['curcumin', null]] };
     expect(await updateShard({ ...previous, contents: JSON.stringify(damaged) }, few, few.map(digest))).toBeNull();
   });
 

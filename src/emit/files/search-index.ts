@@ -180,11 +180,18 @@ export function canonicalIndex(json: SerializedIndex, position: (id: number | st
   };
 }
 
-/** One term's postings in a field with the moved short ids renamed (JSON lists integer keys in numeric order). */
-function movePostings(postings: Record<string, number>, moves: ReadonlyMap<string, string>): Record<string, number> {
+/**
+ * One term's postings in a field with each moved short id renamed and each
+ * one moved to null deleted (JSON lists integer keys in numeric order, so the
+ * result's key order is not a concern). Few moves patch the object in place.
+ */
+export function movePostings(postings: Record<string, number>, moves: ReadonlyMap<string, string | null>): Record<string, number> {
   if (moves.size > PATCHED_MOVES) {
     const out: Record<string, number> = {};
-    for (const short of Object.keys(postings)) out[moves.get(short) ?? short] = postings[short];
+    for (const short of Object.keys(postings)) {
+      const to = moves.get(short);
+      if (to !== null) out[to ?? short] = postings[short];
+    }
     return out;
   }
   // Taken out first, then put back: a document may move to the short id another is moving from.
@@ -192,8 +199,8 @@ function movePostings(postings: Record<string, number>, moves: ReadonlyMap<strin
   for (const [from, to] of moves) {
     const freq = postings[from];
     if (freq === undefined) continue;
-    taken.push([to, freq]);
     delete postings[from];
+    if (to !== null) taken.push([to, freq]);
   }
   for (const [to, freq] of taken) postings[to] = freq;
   return postings;

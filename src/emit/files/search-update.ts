@@ -1,15 +1,15 @@
 /**
- * A search shard made from its previous version: MiniSearch loads the stored
- * index, discards the documents that changed or went, vacuums their postings
- * and adds the new ones, and canonicalIndex (search-index.ts) turns the result
- * into the bytes indexing every document afresh gives. One edited article
- * then costs loading and writing its shard, not indexing the shard's
- * thousand documents again (docs/PERFORMANCE.md, "Search shard updated in
- * place").
+ * A search shard made from its previous version: the postings of the
+ * documents that changed or went are deleted from the stored index, those of
+ * the changed and new documents are merged in, and canonicalIndex
+ * (search-index.ts) turns the result into the bytes indexing every document
+ * afresh gives. One edited article then costs reading and writing its shard,
+ * not indexing the shard's thousand documents again (docs/PERFORMANCE.md,
+ * "Search shard updated in place").
  */
 import MiniSearch from 'minisearch';
 import { INDEX_OPTIONS, SEARCH_INDEX_VERSION, type SearchIndexFile } from '../../core/search-options.js';
-import { canonicalIndex, indexShard, shardFile, type SearchDocument, type SerializedIndex, type ShardFile } from './search-index.js';
+import { canonicalIndex, indexShard, movePostings, shardFile, type SearchDocument, type SerializedIndex, type ShardFile } from './search-index.js';
 
 /** A shard as the cache stored it: its file's contents and one digest per document, in the file's order. */
 export interface StoredShard {
@@ -27,10 +27,6 @@ export interface ShardTask {
 /** Past this share of the shard's documents to index (changed or new), indexing it afresh costs less than loading it and writing it back. */
 const MAX_CHANGED_SHARE = 0.25;
 
-/** Ids given to added documents, unlike the positions the loaded ones have: `+<position>`, and back. */
-const addedId = (position: number) => `+${position}`;
-const addedPosition = (id: string) => Number(id.slice(1));
-
 /** The shard's file: updated from its previous version where that is cheaper, else indexed afresh; the same bytes either way. */
 export async function makeShard(task: ShardTask): Promise<ShardFile> {
   return (task.previous === undefined ? null : await updateShard(task.previous, task.docs, task.digests)) ?? indexShard(task.docs);
@@ -38,7 +34,16 @@ export async function makeShard(task: ShardTask): Promise<ShardFile> {
 
 /**
  * The shard of `docs` from `previous`, or null when that is not the cheaper
- * way (too much changed) or not possible (another format, a URL twice).
+ * way (too much changed) or not possible (another format, a URL twice, a
+ * stored index not in canonicalIndex's form).
+ *
+ * The update works on the serialised index itself: a document's postings are
+ * what indexing it alone gives (MiniSearch tokenizes and counts each document
+ * on its own), so the changed and new documents are indexed by themselves and
+ * their postings merged in, and the postings of the documents that changed or
+ * went are deleted term by term. Loading the shard into MiniSearch, vacuuming
+ * it and serialising it again cost five times as much (docs/PERFORMANCE.md,
+ * "Search shard updated in place").
  */
 export async function updateShard(previous: StoredShard, docs: readonly SearchDocument[], digests: readonly string[]): Promise<ShardFile | null> {
   let file: SearchIndexFile;
@@ -48,7 +53,7 @@ export async function updateShard(previous: StoredShard, docs: readonly SearchDo
     return null;
   }
   const index = file.index as SerializedIndex;
-  if (file.version !== SEARCH_INDEX_VERSION || index?.serializationVersion !== 2 || file.docs.length !== previous.digests.length) return null;
+  if (file.version !== SEARCH_INDEX_VERSION || !isCanonical(index, file.docs?.length) || file.docs.length !== previous.digests.length) return null;
   const before = new Map(file.docs.map((d, i) => [d[1], i]));
   if (before.size !== file.docs.length) return null;
   /** Old position → new position, for each document whose digest is unchanged. */
@@ -62,20 +67,79 @@ export async function updateShard(previous: StoredShard, docs: readonly SearchDo
   if (added.length > Math.max(1, docs.length * MAX_CHANGED_SHARE)) return null;
 
   try {
-    const mini = MiniSearch.loadJS<{ id: number | string; title: string; text: string }>(index as never, { ...INDEX_OPTIONS, autoVacuum: false });
-    for (let at = 0; at < file.docs.length; at++) if (!kept.has(at)) mini.discard(at);
-    await mini.vacuum({ batchSize: Number.POSITIVE_INFINITY });
-    for (const i of added) mini.add({ id: addedId(i), title: docs[i].title, text: docs[i].text });
-    const json = mini.toJSON() as unknown as SerializedIndex;
-    if (json.documentCount !== docs.length) return null;
-    const position = (id: number | string): number => {
-      const at = typeof id === 'number' ? kept.get(id) : addedPosition(id);
-      if (at === undefined || !Number.isInteger(at)) throw new Error(`a document id the update did not give: ${id}`);
-      return at;
-    };
-    return shardFile(docs, canonicalIndex(json, position));
+    /** Old short id → new one; null for a document that changed or went. */
+    const moves = new Map<string, string | null>();
+    const documentIds: Record<string, number> = {};
+    const fieldLength: Record<string, number[]> = {};
+    const storedFields: Record<string, unknown> = {};
+    for (let at = 0; at < file.docs.length; at++) {
+      const to = kept.get(at);
+      if (to === undefined) moves.set(String(at), null);
+      else {
+        documentIds[to] = to;
+        fieldLength[to] = index.fieldLength[at];
+        if (index.storedFields[at] !== undefined) storedFields[to] = index.storedFields[at];
+        if (to !== at) moves.set(String(at), String(to));
+      }
+    }
+    const fresh = addedPostings(docs, added);
+    for (const [short, at] of Object.entries(fresh.documentIds)) {
+      documentIds[at] = at as number;
+      fieldLength[at as number] = fresh.fieldLength[short];
+      if (fresh.storedFields[short] !== undefined) storedFields[at as number] = fresh.storedFields[short];
+    }
+    const terms: SerializedIndex['index'] = [];
+    const newTerms = new Map(fresh.index);
+    for (const [term, fields] of index.index) {
+      const merged = moves.size > 0 ? patchFields(fields, moves) : fields;
+      const more = newTerms.get(term);
+      if (more !== undefined) {
+        newTerms.delete(term);
+        for (const field of Object.keys(more)) merged[field] = Object.assign(merged[field] ?? {}, more[field]);
+      }
+      if (Object.keys(merged).length > 0) terms.push([term, merged]);
+    }
+    for (const entry of newTerms) terms.push(entry);
+    const json: SerializedIndex = { ...index, documentCount: docs.length, nextId: docs.length, documentIds, fieldLength, storedFields, index: terms };
+    return shardFile(
+      docs,
+      canonicalIndex(json, (id) => id as number),
+    );
   } catch {
-    // A stored shard MiniSearch cannot load or update as it stands (damaged in the cache): indexed afresh.
+    // A stored shard whose postings are not in the form this stage writes (damaged in the cache): indexed afresh.
     return null;
   }
+}
+
+/** Whether `index` is in canonicalIndex's form for `count` documents: short id i is document i, for each i. */
+function isCanonical(index: SerializedIndex | undefined, count: number | undefined): boolean {
+  if (index?.serializationVersion !== 2 || !Array.isArray(index.index) || index.documentCount !== count || typeof index.fieldLength !== 'object') return false;
+  const ids = Object.entries(index.documentIds ?? {});
+  return ids.length === count && ids.every(([short, id]) => id === Number(short) && Array.isArray(index.fieldLength[short]));
+}
+
+/** The documents at positions `added` indexed by themselves, each under its position as its id. */
+function addedPostings(docs: readonly SearchDocument[], added: readonly number[]): SerializedIndex {
+  const mini = new MiniSearch<{ id: number; title: string; text: string }>(INDEX_OPTIONS);
+  for (const i of added) mini.add({ id: i, title: docs[i].title, text: docs[i].text });
+  const json = mini.toJSON() as unknown as SerializedIndex;
+  // Postings name MiniSearch's short ids; the merged index names positions.
+  const moves = new Map<string, string | null>(Object.entries(json.documentIds).map(([short, at]) => [short, String(at)]));
+  for (const entry of json.index) entry[1] = patchFields(entry[1], moves);
+  return json;
+}
+
+/** A term's postings with movePostings applied to each field; fields left without postings go. Changed in place. */
+function patchFields(fields: Record<string, Record<string, number>>, moves: ReadonlyMap<string, string | null>): Record<string, Record<string, number>> {
+  for (const field of Object.keys(fields)) {
+    const postings = movePostings(fields[field], moves);
+    if (isEmpty(postings)) delete fields[field];
+    else fields[field] = postings;
+  }
+  return fields;
+}
+
+function isEmpty(object: object): boolean {
+  for (const _ in object) return false;
+  return true;
 }

@@ -319,7 +319,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     ctx.lap('take-over');
   }
   const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, ctx.stamps, options.onProgress, { only, collector });
-  const shareCard = shareCardPng(catalogue.site);
+  const shareCard = shareCardPng(catalogue.site, ctx.cacheDir);
   shareCard.catch(() => undefined); // awaited with the site files; a failed render must not go unobserved meanwhile
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
   // render. When the main thread renders alone, MiniSearch indexes them on the core that would otherwise wait;

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { renderAsync } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { SHARE_CARD, shareCardSvg } from '../../src/model/artwork.js';
@@ -37,5 +39,26 @@ describe('share card', () => {
     const [a, b] = await Promise.all([shareCardPng(site), shareCardPng(site)]);
     expect(Buffer.from(a).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(Buffer.compare(Buffer.from(a), Buffer.from(b))).toBe(0);
+  });
+
+  it('is kept in the build cache under what decides its pixels, and read back from there', async () => {
+    const cache = mkdtempSync(path.join(tmpdir(), 'share-card-'));
+    try {
+      const drawn = await shareCardPng(site);
+      expect(Buffer.compare(Buffer.from(await shareCardPng(site, cache)), Buffer.from(drawn))).toBe(0);
+      const kept = readdirSync(path.join(cache, 'share-cards'));
+      expect(kept).toHaveLength(1);
+      // A second build reads the file it names, whatever it holds: planted bytes come back.
+      writeFileSync(path.join(cache, 'share-cards', kept[0]), 'planted');
+      expect(Buffer.from(await shareCardPng(site, cache)).toString()).toBe('planted');
+      // Another tagline is another card: drawn, and kept beside the first.
+      const other = { ...site, tagline: `${site.tagline} (new)` };
+      const png = await shareCardPng(other, cache);
+      expect(Buffer.compare(Buffer.from(png), Buffer.from(await shareCardPng(other)))).toBe(0);
+      expect(Buffer.compare(Buffer.from(png), Buffer.from(drawn))).not.toBe(0);
+      expect(readdirSync(path.join(cache, 'share-cards'))).toHaveLength(2);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

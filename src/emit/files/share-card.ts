@@ -11,10 +11,19 @@
  * never the machine's: with the system's fonts the card's bytes depended on
  * what the building machine had installed, and a machine with none (a slim CI
  * image) drew a card without a word on it.
+ *
+ * Given the build cache, the PNG is kept there under a hash of what decides
+ * its pixels (the SVG, resvg's version, the fonts' bytes): a build whose card
+ * did not change neither loads resvg (its native binding and platform probe
+ * cost the main thread 40-60 ms) nor draws it.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { renderAsync as RenderAsync } from '@resvg/resvg-js';
 import { CARD_FONT, shareCardSvg } from '../../model/artwork.js';
+import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 
 const require = createRequire(import.meta.url);
 
@@ -33,6 +42,33 @@ export function shareCardImage(site: CardSite): ReturnType<typeof RenderAsync> {
   });
 }
 
-export async function shareCardPng(site: CardSite): Promise<Uint8Array> {
-  return (await shareCardImage(site)).asPng();
+/** The card as PNG bytes; through the build cache in `cacheDir` when given. */
+export async function shareCardPng(site: CardSite, cacheDir?: string): Promise<Uint8Array> {
+  if (cacheDir === undefined) return (await shareCardImage(site)).asPng();
+  const file = path.join(cacheDir, 'share-cards', `${cardKey(shareCardSvg(site))}.png`);
+  try {
+    return readFileSync(file);
+  } catch {
+    // not drawn before
+  }
+  const png = (await shareCardImage(site)).asPng();
+  if (writeCacheFile(file, png)) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.png'));
+  return png;
+}
+
+const FORMAT = 'site-share-card/1';
+/** Cards kept: those of a few catalogues' site settings. */
+const KEEP = 8;
+
+/** What decides the card's pixels besides its SVG, read once a process. */
+let renderer: string | undefined;
+
+function cardKey(svg: string): string {
+  if (renderer === undefined) {
+    const h = createHash('sha256');
+    h.update(readFileSync(path.join(path.dirname(require.resolve('@resvg/resvg-js')), 'package.json')));
+    for (const font of CARD_FONT_FILES) h.update(readFileSync(font));
+    renderer = h.digest('hex');
+  }
+  return createHash('sha256').update(`${FORMAT}\0${renderer}\0${svg}`).digest('hex').slice(0, 32);
 }

@@ -17,6 +17,12 @@ export function requireFreshBuild(): void {
     if (!existsSync(compiled)) throw new Error(`${path.relative(ROOT, compiled)} is missing: ${FIX}`);
     if (statSync(path.join(ROOT, source)).mtimeMs > statSync(compiled).mtimeMs) stale.push(source);
   }
+  // bin/site runs the bundle made from build/src/ after tsc (scripts/bundle-cli.ts).
+  const bundle = path.join(ROOT, 'build/bundle/cli.js');
+  if (!existsSync(bundle)) throw new Error(`build/bundle/cli.js is missing: ${FIX}`);
+  const bundledCli = statSync(bundle).mtimeMs;
+  for (const compiled of fg.sync(['build/src/**/*.js'], { cwd: ROOT }))
+    if (statSync(path.join(ROOT, compiled)).mtimeMs > bundledCli) stale.push(`${compiled} (the CLI's bundle)`);
   const manifest = path.join(ROOT, 'build/client/.vite/manifest.json');
   if (!existsSync(manifest)) throw new Error(`build/client/.vite/manifest.json is missing: ${FIX}`);
   const bundled = statSync(manifest).mtimeMs;

@@ -113,7 +113,13 @@ function fileTable(key: string, context: string, snapshot: DataSnapshot): FileTa
   snapshot.files.forEach((f, i) => {
     if (!f.stat || !vouches(f, snapshot.readAt)) return;
     settled[i] = 1;
-    stats.set([f.stat.dev, f.stat.ino, f.stat.size, f.stat.mtimeNs, f.stat.ctimeNs], 5 * i);
+    // Element by element: set() from an array would make one array a file.
+    const at = 5 * i;
+    stats[at] = f.stat.dev;
+    stats[at + 1] = f.stat.ino;
+    stats[at + 2] = f.stat.size;
+    stats[at + 3] = f.stat.mtimeNs;
+    stats[at + 4] = f.stat.ctimeNs;
   });
   return {
     key,

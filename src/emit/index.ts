@@ -130,7 +130,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
     // incremental: the pages whose inputs did not change since the last build into this folder are taken over
     const bodyOf = detailBody(catalogue);
-    const keyOf = (planned: PlannedRoute) => routeKey(planned, bodyOf(planned.route)?.digest);
+    // Asked for by the selection and again by the new record: each route's key is made once.
+    const routeKeys: Array<string | undefined> = [];
+    const keyOf = (planned: PlannedRoute) => (routeKeys[planned.index] ??= routeKey(planned, bodyOf(planned.route)?.digest));
     const global = cacheDir === undefined ? '' : globalKey({ renderModule, assets, htmlTwins, origin: catalogue.site.origin });
     const previous = cacheDir === undefined ? undefined : readRecord(cacheDir, outDir, global);
     let mainRenderer: Renderer | undefined;

@@ -4,7 +4,7 @@
  * snapshot, so what is validated is exactly what was hashed. No zod here:
  * a cache hit must not pay for importing it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -112,7 +112,7 @@ export interface OutsideLink {
 
 /** sha1 of a file's bytes, hex: how the cache key and a lean catalogue's body references name a file's content. */
 export function digestOf(bytes: Uint8Array): string {
-  return createHash('sha1').update(bytes).digest('hex');
+  return hash('sha1', bytes, 'hex');
 }
 
 /**

@@ -5,7 +5,7 @@
  * both, so a changed product, route or tokenizer is a miss; the output is the
  * same bytes either way.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { readFileSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -118,9 +118,7 @@ export async function cachedSearchIndex(
 
 /** A document's digest: whatever of it the index holds. */
 function documentDigest(d: SearchDocument): string {
-  return createHash('sha1')
-    .update(JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt]))
-    .digest('hex');
+  return hash('sha1', JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt]), 'hex');
 }
 
 /** A shard's documents (their digests) and the indexing code, hashed: the name of its entry. */

@@ -4,7 +4,7 @@
  * written as `dist/search/index-<hash>.json` plus a small fixed-name
  * `dist/search/entry.json` that names it. Only /search loads it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import MiniSearch from 'minisearch';
 import type { Catalogue } from '../../core/catalogue.js';
 import type { Article, NewsItem, Product, RouteRecord } from '../../core/schema.js';
@@ -104,7 +104,7 @@ export function shardCount(documents: number): number {
 export function shardDocuments(docs: readonly SearchDocument[]): SearchDocument[][] {
   const count = shardCount(docs.length);
   const shards: SearchDocument[][] = Array.from({ length: count }, () => []);
-  for (const doc of docs) shards[count === 1 ? 0 : createHash('sha1').update(doc.url).digest().readUInt32BE(0) % count].push(doc);
+  for (const doc of docs) shards[count === 1 ? 0 : hash('sha1', doc.url, 'buffer').readUInt32BE(0) % count].push(doc);
   return shards;
 }
 
@@ -214,8 +214,7 @@ export function shardFile(docs: readonly SearchDocument[], index: SerializedInde
     index,
   };
   const contents = JSON.stringify(file);
-  const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10);
-  return { path: `search/index-${hash}.json`, contents };
+  return { path: `search/index-${hash('sha256', contents, 'hex').slice(0, 10)}.json`, contents };
 }
 
 /** One shard's file, its documents indexed afresh by MiniSearch. */

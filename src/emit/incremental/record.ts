@@ -11,7 +11,7 @@
  * origin (`global`). Anything else (no record, another format, a damaged
  * file) means a full build, never a stale page.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
@@ -131,10 +131,7 @@ function unpackRecord(packed: PackedRecord): BuildRecord {
 /** What a route contributes to its page: everything but where it was declared (which moves when others are added). */
 export function routeKey(planned: PlannedRoute, bodyDigest: string | undefined): string {
   const { declarations: _where, ...route } = planned.route;
-  return createHash('sha1')
-    .update(JSON.stringify([route, planned.file, planned.twin === true, bodyDigest ?? null]))
-    .digest('base64url')
-    .slice(0, 20);
+  return hash('sha1', JSON.stringify([route, planned.file, planned.twin === true, bodyDigest ?? null]), 'base64url').slice(0, 20);
 }
 
 let codeDigest: string | undefined;

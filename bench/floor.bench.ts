@@ -72,7 +72,7 @@ async function catalogueFile(dataDir: string): Promise<{ file: string; routes: n
   const checked = await checkDataDir(dataDir);
   if (checked.catalogue === null) throw new Error(`${dataDir} does not load`);
   // The WeakMaps say where entities came from, which rendering never reads; they do not serialize.
-  const { sourceOf: _sourceOf, bodies: _bodies, ...catalogue } = checked.catalogue;
+  const { sourceOf: _sourceOf, bodies: _bodies, valueDigests: _valueDigests, ...catalogue } = checked.catalogue;
   const bytes = serialize({ catalogue, routes: checked.routes, assets: readAssetRefs(defaultClientDir()) });
   const dir = mkdtempSync(path.join(tmpdir(), 'site-floor-'));
   const file = path.join(dir, 'catalogue.v8');

@@ -83,7 +83,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
     // Assigned, not spread: spreading would read the catalogue, which is decoded only when first read.
     return Object.assign(stored, { key, validated: 0, reused: all, read });
   }
-  const { checked, load } = await loadAndCheck(snapshot, lean, state);
+  const { checked, load } = await loadAndCheck(snapshot, lean, state, true);
   const reused = load.reused ?? 0;
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
   if (codeFingerprint(true) === code && load.files && load.context !== undefined) {
@@ -115,6 +115,8 @@ async function loadAndCheck(
   snapshot: DataSnapshot,
   lean: boolean,
   state?: StoredState,
+  /** Hash each value (ValidatedFile.valueDigest): the results are kept, and the build's record reads the hashes. */
+  digests = false,
 ): Promise<{ checked: Checked; load: { files?: ValidatedFile[]; context?: string; reused?: number } }> {
   const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }, locate] = await Promise.all([
     import('../load/index.js'),
@@ -123,7 +125,7 @@ async function loadAndCheck(
   ]);
   const previous = state?.previous();
   const positions = state && knownPositions(state, snapshot);
-  const load = validateData(snapshot, { lean, previous });
+  const load = validateData(snapshot, { lean, previous, digests });
   const { catalogue, diagnostics: loadDiagnostics } = load;
   if (!catalogue) return { checked: { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null }, load };
   const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, positions);

@@ -44,6 +44,8 @@ interface Results {
   kept: Uint8Array;
   values: unknown[];
   bodies: Array<BodyRef | undefined>;
+  /** Each value's hash, where the load made one (ValidatedFile.valueDigest). */
+  valueDigests: Array<string | undefined>;
   /** Only the files that have diagnostics: [index, diagnostics]. */
   diagnostics: Array<[number, Diagnostic[]]>;
 }
@@ -97,6 +99,7 @@ export function packState({ key, snapshot, context, files, report }: RunOutcome,
         kept: Uint8Array.from(slice, (r) => (r.unread ? 0 : 1)),
         values: slice.map((r) => r.value),
         bodies: slice.map((r) => r.body),
+        valueDigests: slice.map((r) => r.valueDigest),
         diagnostics: slice.flatMap((r, k): Array<[number, Diagnostic[]]> => (r.diagnostics.length > 0 ? [[from + k, r.diagnostics]] : [])),
       } satisfies Results);
     },
@@ -213,13 +216,14 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
   let decoded: Results | undefined;
   const results = (): Results | undefined => (decoded ??= decodeResults());
   const decodeResults = (): Results | undefined => {
-    const joined: Results = { kept: new Uint8Array(rels.length), values: [], bodies: [], diagnostics: [] };
+    const joined: Results = { kept: new Uint8Array(rels.length), values: [], bodies: [], valueDigests: [], diagnostics: [] };
     for (let i = 3; i < entry.count; i++) {
       const r = decode<Results>(i, isResults);
       if (!r || joined.values.length + r.values.length > rels.length) return undefined;
       joined.kept.set(r.kept, joined.values.length);
       for (const v of r.values) joined.values.push(v);
       for (const b of r.bodies) joined.bodies.push(b);
+      for (const d of r.valueDigests) joined.valueDigests.push(d);
       for (const d of r.diagnostics) joined.diagnostics.push(d);
     }
     return joined.values.length === rels.length ? joined : undefined;
@@ -302,7 +306,11 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
           const i = index.get(rel);
           if (i === undefined || r.kept[i] !== 1) return undefined;
           const body = r.bodies[i];
-          return { digest: digests.slice(40 * i, 40 * i + 40), result: { value: r.values[i], diagnostics: diagnostics.get(i) ?? [], ...(body && { body }) } };
+          const valueDigest = r.valueDigests[i];
+          return {
+            digest: digests.slice(40 * i, 40 * i + 40),
+            result: { value: r.values[i], diagnostics: diagnostics.get(i) ?? [], ...(body && { body }), ...(valueDigest !== undefined && { valueDigest }) },
+          };
         },
       };
     },
@@ -314,7 +322,12 @@ function assembleStored(plan: AssemblyPlan, r: Results, lean: boolean): Catalogu
   for (const body of r.bodies) if (body) body.links = [];
   return assembleCatalogue(
     plan,
-    r.values.map((value, i) => ({ value, diagnostics: [], ...(r.bodies[i] && { body: r.bodies[i] }) })),
+    r.values.map((value, i) => ({
+      value,
+      diagnostics: [],
+      ...(r.bodies[i] && { body: r.bodies[i] }),
+      ...(r.valueDigests[i] !== undefined && { valueDigest: r.valueDigests[i] }),
+    })),
     lean,
   );
 }
@@ -341,7 +354,16 @@ function isTable(t: unknown): t is FileTable {
 
 function isResults(r: unknown): r is Results {
   if (typeof r !== 'object' || r === null) return false;
-  const { kept, values, bodies, diagnostics } = r as Results;
+  const { kept, values, bodies, valueDigests, diagnostics } = r as Results;
   const n = kept instanceof Uint8Array ? kept.length : -1;
-  return n >= 0 && Array.isArray(values) && values.length === n && Array.isArray(bodies) && bodies.length === n && Array.isArray(diagnostics);
+  return (
+    n >= 0 &&
+    Array.isArray(values) &&
+    values.length === n &&
+    Array.isArray(bodies) &&
+    bodies.length === n &&
+    Array.isArray(valueDigests) &&
+    valueDigests.length === n &&
+    Array.isArray(diagnostics)
+  );
 }

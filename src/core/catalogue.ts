@@ -26,6 +26,15 @@ export interface Catalogue {
    * Keys are the product, article and news objects.
    */
   bodies?: WeakMap<object, BodyRef>;
+  /**
+   * Set when the check keeps its results in the build cache: each file's
+   * validated value (the entity objects above, site.json's and routes.json's
+   * values) → the hash of its JSON, made once when the file was validated and
+   * kept with its result (`valueDigest` in src/load/index.ts). It is the hash
+   * the build's record would compute for the object (`readDigests` in
+   * src/model/reads.ts), which then need not serialise it again.
+   */
+  valueDigests?: WeakMap<object, string>;
 }
 
 /** Where a lean catalogue's dropped body is, and what was taken from it while its file was in hand. */

@@ -20,8 +20,9 @@ import type { RecordCollector } from './incremental/record.js';
  * route, from the route its job brings, so the snapshot and the worker's heap
  * do not hold every route's meta (docs/PERFORMANCE.md).
  */
-export function workerCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf' | 'bodies'> {
-  const { sourceOf: _notClonable, bodies: _notNeeded, ...plain } = catalogue;
+export function workerCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf' | 'bodies' | 'valueDigests'> {
+  // Maps keyed by the entity objects, which a thread's copy does not share; the main thread hashes what pages read.
+  const { sourceOf: _notClonable, bodies: _notNeeded, valueDigests: _mainThreadOnly, ...plain } = catalogue;
   // One object for every route: the serializer writes it once.
   const noMeta: RouteRecord['meta'] = { title: '', description: '', keywords: '' };
   return { ...plain, routes: plain.routes.map((route) => ({ ...route, meta: noMeta })) };

@@ -17,6 +17,8 @@ export interface ValidatedFile {
   body?: BodyRef;
   /** The file's bytes could not be had (missing, unreadable, over the limit): this says nothing about any bytes, so it is never reused. */
   unread?: true;
+  /** The hash of `value`'s JSON, when the load was asked for it (see Catalogue.valueDigests). */
+  valueDigest?: string;
 }
 
 /** What assembling needs of a snapshot. */
@@ -30,6 +32,7 @@ export interface AssemblyPlan {
 export function assembleCatalogue(plan: AssemblyPlan, results: readonly ValidatedFile[], lean: boolean): Catalogue {
   const sourceOf = new WeakMap<object, string>();
   const bodies = lean ? new WeakMap<object, BodyRef>() : undefined;
+  const valueDigests = results.some((r) => r.valueDigest !== undefined) ? new WeakMap<object, string>() : undefined;
   const collected: Record<string, unknown[]> = { categories: [], products: [], articles: [], news: [], pages: [] };
   let site: unknown;
   let routes: unknown[] = [];
@@ -42,6 +45,7 @@ export function assembleCatalogue(plan: AssemblyPlan, results: readonly Validate
     } else collected[f.into].push(value);
     sourceOf.set(value, f.file);
     if (results[i].body) bodies!.set(value, results[i].body!);
+    if (results[i].valueDigest !== undefined) valueDigests?.set(value, results[i].valueDigest!);
   });
 
   return {
@@ -64,5 +68,6 @@ export function assembleCatalogue(plan: AssemblyPlan, results: readonly Validate
     })),
     sourceOf,
     ...(bodies && { bodies }),
+    ...(valueDigests && { valueDigests }),
   } as Catalogue;
 }

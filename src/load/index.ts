@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { Product } from '../core/schema.js';
 import { dropBody } from './lean.js';
 import { assembleCatalogue, type ValidatedFile } from './assemble.js';
+import { valueDigest } from './value-digest.js';
 import { indexedTextChars, type BodyKind } from '../core/search-text.js';
 import { severityOf } from '../core/codes.js';
 
@@ -69,6 +70,8 @@ export interface ValidateOptions {
   lean?: boolean;
   /** Results to reuse instead of validating a file again (see PreviousFiles). */
   previous?: PreviousFiles;
+  /** Hash each validated value (`valueDigest`): for a check whose results are kept, so that the hash is made once a file. */
+  digests?: boolean;
 }
 
 const BODY_KIND: Partial<Record<DataFile['into'], BodyKind>> = { products: 'product', articles: 'article', news: 'news' };
@@ -125,6 +128,10 @@ export function validateData(snapshot: DataSnapshot, options: ValidateOptions = 
     const kind = BODY_KIND[f.into];
     if (options.lean && kind !== undefined && result.value !== undefined) {
       result.body = dropBody(kind, result.value as Product, join(snapshot.root, f.rel), f.digest!, maxText);
+    }
+    if (options.digests) {
+      const digest = valueDigest(result.value);
+      if (digest !== undefined) result.valueDigest = digest;
     }
     return result;
   });

@@ -169,14 +169,21 @@ const replacer = (_key: string, value: unknown): unknown => (value instanceof Ma
  * The hash of each name's value in `model`, computed once per name. `extra`
  * answers names the model does not hold (the header and footer, which the
  * render stage names); a name nobody answers hashes differently every time.
+ * `made` gives an object's hash when it was made before, as this function
+ * would make it (Catalogue.valueDigests: each file's value, hashed when the
+ * file was validated).
  */
-export function readDigests(model: SiteModel, extra?: (name: string) => string | undefined): (name: string) => string {
+export function readDigests(
+  model: SiteModel,
+  extra?: (name: string) => string | undefined,
+  made?: (value: object) => string | undefined,
+): (name: string) => string {
   const known = new Map<string, string>();
   const ofObject = new WeakMap<object, string>();
   const digestOf = (value: unknown): string => {
     if (value === undefined) return 'undefined';
     if (typeof value !== 'object' || value === null) return shortHash(JSON.stringify(value));
-    let digest = ofObject.get(value);
+    let digest = ofObject.get(value) ?? made?.(value);
     if (digest === undefined) {
       digest = Array.isArray(value) ? shortHash(value.map(digestOf).join(',')) : shortHash(JSON.stringify(value, replacer));
       ofObject.set(value, digest);

@@ -140,10 +140,15 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
       case 'digests': {
         const session = await ready();
         const api = session.api;
-        session.digests ??= readDigests(session.raw, (name) => {
-          const piece = api.chromePiece?.(session.raw, name);
-          return piece === undefined ? undefined : shortHash(piece);
-        });
+        const made = session.catalogue.valueDigests;
+        session.digests ??= readDigests(
+          session.raw,
+          (name) => {
+            const piece = api.chromePiece?.(session.raw, name);
+            return piece === undefined ? undefined : shortHash(piece);
+          },
+          made && ((value) => made.get(value)),
+        );
         return { kind: 'digests', digests: task.names.map(session.digests) };
       }
     }

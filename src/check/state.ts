@@ -305,12 +305,7 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
         get(rel) {
           const i = index.get(rel);
           if (i === undefined || r.kept[i] !== 1) return undefined;
-          const body = r.bodies[i];
-          const valueDigest = r.valueDigests[i];
-          return {
-            digest: digests.slice(40 * i, 40 * i + 40),
-            result: { value: r.values[i], diagnostics: diagnostics.get(i) ?? [], ...(body && { body }), ...(valueDigest !== undefined && { valueDigest }) },
-          };
+          return { digest: digests.slice(40 * i, 40 * i + 40), result: storedResult(r, i, diagnostics.get(i) ?? []) };
         },
       };
     },
@@ -322,14 +317,16 @@ function assembleStored(plan: AssemblyPlan, r: Results, lean: boolean): Catalogu
   for (const body of r.bodies) if (body) body.links = [];
   return assembleCatalogue(
     plan,
-    r.values.map((value, i) => ({
-      value,
-      diagnostics: [],
-      ...(r.bodies[i] && { body: r.bodies[i] }),
-      ...(r.valueDigests[i] !== undefined && { valueDigest: r.valueDigests[i] }),
-    })),
+    r.values.map((_, i) => storedResult(r, i, [])),
     lean,
   );
+}
+
+/** File `i`'s stored result as the load made it. */
+function storedResult(r: Results, i: number, diagnostics: Diagnostic[]): ValidatedFile {
+  const body = r.bodies[i];
+  const valueDigest = r.valueDigests[i];
+  return { value: r.values[i], diagnostics, ...(body && { body }), ...(valueDigest !== undefined && { valueDigest }) };
 }
 
 function isTable(t: unknown): t is FileTable {

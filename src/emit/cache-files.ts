@@ -5,7 +5,7 @@
  * next build the work it would have saved.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Writes `contents` to `file` atomically; says whether it was written. */
@@ -33,4 +33,21 @@ export function pruneCacheFiles(dir: string, keep: number, match: (name: string)
   } catch {
     // another build pruned meanwhile, or nothing to prune
   }
+}
+
+/**
+ * The bytes kept in `file` (a name made from a hash of what decides them), or
+ * on a miss the bytes `make` gives, kept there with at most `keep` files of
+ * the folder with the same extension.
+ */
+export async function cachedBytes(file: string, keep: number, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    return readFileSync(file);
+  } catch {
+    // not made before
+  }
+  const bytes = await make();
+  const ext = path.extname(file);
+  if (writeCacheFile(file, bytes)) pruneCacheFiles(path.dirname(file), keep, (n) => n.endsWith(ext));
+  return bytes;
 }

@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { renderAsync as RenderAsync } from '@resvg/resvg-js';
 import { CARD_FONT, shareCardSvg } from '../../model/artwork.js';
-import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
+import { cachedBytes } from '../cache-files.js';
 
 const require = createRequire(import.meta.url);
 
@@ -44,16 +44,9 @@ export function shareCardImage(site: CardSite): ReturnType<typeof RenderAsync> {
 
 /** The card as PNG bytes; through the build cache in `cacheDir` when given. */
 export async function shareCardPng(site: CardSite, cacheDir?: string): Promise<Uint8Array> {
-  if (cacheDir === undefined) return (await shareCardImage(site)).asPng();
-  const file = path.join(cacheDir, 'share-cards', `${cardKey(shareCardSvg(site))}.png`);
-  try {
-    return readFileSync(file);
-  } catch {
-    // not drawn before
-  }
-  const png = (await shareCardImage(site)).asPng();
-  if (writeCacheFile(file, png)) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.png'));
-  return png;
+  const draw = async () => (await shareCardImage(site)).asPng();
+  if (cacheDir === undefined) return draw();
+  return cachedBytes(path.join(cacheDir, 'share-cards', `${cardKey(shareCardSvg(site))}.png`), KEEP, draw);
 }
 
 const FORMAT = 'site-share-card/1';

@@ -5,9 +5,8 @@
  * is loaded only when a file is not in the build cache.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
+import { cachedBytes } from '../cache-files.js';
 import type { SiteFile, SiteWriter } from '../output/site-writer.js';
 
 export interface SitemapEntry {
@@ -40,19 +39,11 @@ export function sitemapEntries(pages: Iterable<{ indexable: boolean; canonical: 
  * before: the sitemap package takes a tenth of a millisecond a URL, which a
  * rebuild that changed a few pages should not pay for every page again.
  */
-async function urlset(entries: readonly SitemapEntry[], cacheDir?: string): Promise<Buffer> {
+async function urlset(entries: readonly SitemapEntry[], cacheDir?: string): Promise<Uint8Array> {
   if (cacheDir === undefined) return freshUrlset(entries);
   const h = createHash('sha256').update(`${FORMAT}\0`);
   for (const e of entries) h.update(JSON.stringify([e.url, e.lastmod, e.images ?? null])).update('\n');
-  const file = path.join(cacheDir, 'sitemaps', `${h.digest('hex').slice(0, 32)}.xml`);
-  try {
-    return readFileSync(file);
-  } catch {
-    // not made before
-  }
-  const bytes = await freshUrlset(entries);
-  if (writeCacheFile(file, bytes)) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.xml'));
-  return bytes;
+  return cachedBytes(path.join(cacheDir, 'sitemaps', `${h.digest('hex').slice(0, 32)}.xml`), KEEP, () => freshUrlset(entries));
 }
 
 const FORMAT = 'site-sitemap/1';

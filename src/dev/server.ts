@@ -30,7 +30,7 @@ import { createLiveReload } from './live.js';
 import { type QuickBase, quickCheck, warm } from './quick-check.js';
 import { createRenderSource, isRenderSource } from './render-source.js';
 import { answerPath, type Checked, htmlHash, pageAt, type SiteView, viewOf, withApi } from './site.js';
-import { isEditorNoise, watchTree, type TreeWatcher } from './watch.js';
+import { isEditorNoise, watchTree, type TreeWatcher } from '../load/watch.js';
 
 export interface DevOptions {
   dataDir: string;

@@ -13,9 +13,17 @@ export interface TreeWatcher {
 
 /**
  * Calls `onBatch` with the absolute files changed under `dir` once no event
- * came for `debounceMs`; `accept` filters the files first.
+ * came for `debounceMs`; `accept` filters the files first. A `persistent`
+ * watcher keeps the process running by itself (`site build --watch` has
+ * nothing else that does; `site dev` has its server).
  */
-export function watchTree(dir: string, debounceMs: number, accept: (file: string) => boolean, onBatch: (files: string[]) => void): TreeWatcher {
+export function watchTree(
+  dir: string,
+  debounceMs: number,
+  accept: (file: string) => boolean,
+  onBatch: (files: string[]) => void,
+  persistent = false,
+): TreeWatcher {
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
@@ -24,7 +32,7 @@ export function watchTree(dir: string, debounceMs: number, accept: (file: string
     pending = new Set();
     if (files.length > 0) onBatch(files);
   };
-  const watcher: FSWatcher = watch(dir, { recursive: true, persistent: false }, (_event, name) => {
+  const watcher: FSWatcher = watch(dir, { recursive: true, persistent }, (_event, name) => {
     // A null name (an overflowed queue) is a change somewhere: the folder itself stands for it.
     const file = name === null ? dir : path.join(dir, name.toString());
     if (!accept(file)) return;

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { UserError } from '../../core/errors.js';
 import { painter, type Painter } from '../../core/paint.js';
 import { wholeNumber } from '../flags.js';
 import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
-import type { BuildResult } from '../../emit/index.js';
+import type { BuildOptions, BuildResult } from '../../emit/index.js';
+import type { WatchedBuild } from '../../emit/watch.js';
 
 interface BuildFlags {
   dataDir: string;
@@ -15,6 +19,7 @@ interface BuildFlags {
   searchIndex: boolean;
   htmlTwins: boolean;
   cache: boolean;
+  watch?: boolean;
 }
 
 /** 57560 → "57,560". Not Intl.NumberFormat: loading ICU's number data would cost every build time (docs/PERFORMANCE.md). */
@@ -86,11 +91,10 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
       '--no-html-twins',
       'write <path>/index.html only, without <path>.html beside it (hosts such as GitHub Pages, Netlify and Cloudflare Pages then redirect /path to /path/)',
     )
+    .option('--watch', 'after the build, build again whenever a file under --data-dir changes, until Ctrl-C')
     .action(async (flags: BuildFlags) => {
       const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency, '--concurrency', 1);
-      const { buildSite } = await import('../../emit/index.js');
-      const paint = painter(colorEnabled(process.stderr, { json: flags.json }));
-      const result = await buildSite({
+      const options: BuildOptions = {
         dataDir: flags.dataDir,
         outDir: flags.out,
         reportsDir: flags.reports,
@@ -100,14 +104,64 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
         htmlTwins: flags.htmlTwins,
         cache: flags.cache,
         onProgress: progressPrinter(!flags.json && Boolean(process.stderr.isTTY)),
-      });
-      if (flags.json) {
-        stdout(JSON.stringify({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
-      } else {
-        const report = await diagnosticsReport(result, paint);
-        if (report !== '') stderr(report);
-        stdout(summaryLine(result, flags.out, flags.reports));
+      };
+      // A missing data folder cannot be watched: the one build says so as the check does (load/missing-data-dir).
+      if (flags.watch === true && existsSync(flags.dataDir)) {
+        ctx.setExitCode(await watchAndReport(options, flags));
+        return;
       }
+      const { buildSite } = await import('../../emit/index.js');
+      const result = await buildSite(options);
+      await report(result, flags);
       ctx.setExitCode(result.ok ? EXIT_OK : EXIT_PROBLEMS);
     });
+}
+
+/** A build's result as `site build` prints it: one JSON document, or the findings and the summary line. */
+async function report(result: BuildResult, flags: BuildFlags, changed?: readonly string[]): Promise<void> {
+  if (flags.json) {
+    const extra = changed === undefined ? {} : { changed };
+    stdout(JSON.stringify({ ...result, ...extra, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+    return;
+  }
+  const findings = await diagnosticsReport(result, painter(colorEnabled(process.stderr, { json: flags.json })));
+  if (findings !== '') stderr(findings);
+  stdout(summaryLine(result, flags.out, flags.reports));
+}
+
+/**
+ * `--watch`: each build reported as a single build is (one JSON document per line under --json), the files
+ * whose change started it named, until SIGINT or SIGTERM; then the build under way ends (its swap completes or
+ * never starts). A second Ctrl-C stops at once, which a build survives (the swap is atomic). The exit code is
+ * the last build's.
+ */
+async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise<number> {
+  const { watchBuilds } = await import('../../emit/watch.js');
+  const stopped = new Promise<string>((done) => {
+    process.once('SIGTERM', () => done('SIGTERM'));
+    process.once('SIGINT', () => done('SIGINT'));
+  });
+  let code = EXIT_OK;
+  let reporting = Promise.resolve();
+  const onBuild = (build: WatchedBuild) => {
+    const changed = build.changed.map((file) => path.relative(process.cwd(), file) || '.');
+    reporting = reporting.then(async () => {
+      if (!flags.json && changed.length > 0) stderr(`site build: changed: ${changed.join(', ')}`);
+      if (build.result === undefined) {
+        const err = build.error;
+        code = EXIT_PROBLEMS;
+        stderr(`site build: ${err instanceof UserError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      } else {
+        code = build.result.ok ? EXIT_OK : EXIT_PROBLEMS;
+        await report(build.result, flags, changed);
+      }
+      if (!flags.json && build.changed.length === 0) stderr(`site build: watching ${flags.dataDir} for changes; Ctrl-C stops`);
+    });
+  };
+  const watch = watchBuilds(options, onBuild);
+  const signal = await stopped;
+  if (!flags.json) stderr(`site build: ${signal}: stopping once the build under way ends`);
+  await watch.close();
+  await reporting;
+  return code;
 }

@@ -1,0 +1,72 @@
+/**
+ * `site build --watch`: the build, then the build again whenever a file under
+ * the data folder changes, in the same process, until closed.
+ *
+ * Each build is an ordinary `buildSite` call: the same check, build record,
+ * temporary folder and atomic swap, so it writes the same bytes as a fresh
+ * `site build` process would. It is only sooner: the modules are imported,
+ * the code is compiled and the search thread is up.
+ *
+ * Builds never overlap. Changes that arrive while one runs are gathered and
+ * start one more build when it ends; the watcher is up before the first build,
+ * so that nothing saved during it is missed.
+ */
+import path from 'node:path';
+import { isEditorNoise, watchTree } from '../load/watch.js';
+import { buildSite } from './index.js';
+import type { BuildOptions, BuildResult } from './types.js';
+
+/** Quiet time after the last event of a save before building: an editor's save is several events. */
+export const WATCH_DEBOUNCE_MS = 30;
+
+/** One build of the watch: the files whose change started it (none for the first), and its result or else what it threw. */
+export type WatchedBuild = { changed: readonly string[] } & ({ result: BuildResult } | { result?: undefined; error: unknown });
+
+export interface BuildWatch {
+  /** Stops watching, then waits for the build under way, if any: its swap completes or never starts. */
+  close(): Promise<void>;
+}
+
+/** Whether `file` is in `folder` or is `folder`. */
+const within = (folder: string, file: string) => file === folder || file.startsWith(folder + path.sep);
+
+export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild) => void, debounceMs = WATCH_DEBOUNCE_MS): BuildWatch {
+  const dataDir = path.resolve(options.dataDir);
+  // An output or reports folder inside the data folder would otherwise start a build with every build.
+  const written = [options.outDir, options.reportsDir].map((dir) => path.resolve(dir));
+  const accept = (file: string) => !isEditorNoise(file) && !written.some((dir) => within(dir, file));
+  let running: Promise<void> | null = null;
+  let waiting: Set<string> | null = null;
+  let closed = false;
+
+  const run = (changed: readonly string[]) => {
+    running = buildSite(options)
+      .then(
+        (result) => onBuild({ changed, result }),
+        (error: unknown) => onBuild({ changed, error }),
+      )
+      .finally(() => {
+        running = null;
+        if (closed || waiting === null) return;
+        const next = [...waiting].sort();
+        waiting = null;
+        run(next);
+      });
+  };
+
+  const onBatch = (files: string[]) => {
+    if (running === null) return run(files);
+    waiting ??= new Set();
+    for (const file of files) waiting.add(file);
+  };
+  const watcher = watchTree(dataDir, debounceMs, accept, onBatch, true);
+  run([]);
+
+  return {
+    async close() {
+      closed = true;
+      watcher.close();
+      while (running !== null) await running;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * `site build --watch` as a user runs it: `bin/site` as a process, the data
+ * folder edited beside it. Each build it reports must leave `dist/` equal, byte
+ * for byte, to a clean `--no-cache` build of the data as it then is; a change
+ * saved while a build runs must not be lost; a broken file must leave `dist/`
+ * as it was; Ctrl-C must end the process with the last build's exit code and a
+ * whole `dist/`.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileDigests, requireCompiled, ROOT, site, SMALL, workDir } from './helpers.js';
+
+interface WatchLine {
+  ok: boolean;
+  failedAt?: string;
+  rendered: number;
+  pages: number;
+  changed?: string[];
+  diagnostics: Array<{ code: string; file?: string }>;
+}
+
+/** `site build --watch --json` over `data`, its JSON lines read one at a time. */
+function startWatch(work: string, data: string) {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/site'), 'build', '--watch', '--json', '--data-dir', data, '--out', 'dist', '--reports', 'reports'],
+    { cwd: work, env: { ...process.env, NO_COLOR: '1', SITE_CACHE_DIR: path.join(work, 'cache') } },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const lines: string[] = [];
+  let wake: (() => void) | null = null;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    lines.push(line);
+    wake?.();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stderr: () => stderr,
+    /** The next build's JSON line; fails the test after `ms` without one. */
+    async next(ms = 30_000): Promise<WatchLine> {
+      const deadline = Date.now() + ms;
+      while (lines.length === 0) {
+        if (child.exitCode !== null) throw new Error(`site build --watch exited (${child.exitCode}): ${stderr}`);
+        if (Date.now() > deadline) throw new Error(`no build reported within ${ms} ms: ${stderr}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 100);
+        });
+        wake = null;
+      }
+      return JSON.parse(lines.shift()!) as WatchLine;
+    },
+    /** The next build's JSON line, or null when none comes within `ms`. */
+    async nextWithin(ms: number): Promise<WatchLine | null> {
+      return this.next(ms).catch((err: Error) => {
+        if (err.message.startsWith('no build reported')) return null;
+        throw err;
+      });
+    },
+  };
+}
+
+const running: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('site build --watch', () => {
+  beforeAll(() => requireCompiled());
+
+  it('builds again on each save, each time to the bytes of a clean build, and stops on Ctrl-C with the last exit code', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const cleanDigests = async (name: string) => {
+      const out = path.join(work, name);
+      const run = await site(['build', '--data-dir', data, '--out', out, '--reports', `${out}-reports`, '--no-cache', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      return fileDigests(out);
+    };
+    const dist = path.join(work, 'dist');
+    const article = path.join(data, 'articles', 'what-is-curcumin.json');
+    const editArticle = (text: string) => {
+      const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
+      entity.body.unshift({ type: 'paragraph', text });
+      writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+    };
+
+    const watch = startWatch(work, data);
+    running.push(watch.child);
+    const first = await watch.next();
+    expect(first.ok, watch.stderr()).toBe(true);
+    expect(first.changed).toEqual([]);
+    expect(first.rendered).toBeGreaterThan(10);
+
+    // One save: one build, of the pages the edit touches, to the bytes of a clean build.
+    editArticle('Stored cool and dry.');
+    const edited = await watch.next();
+    expect(edited.ok, watch.stderr()).toBe(true);
+    expect(edited.changed).toEqual([path.relative(work, article)]);
+    expect(edited.rendered).toBeGreaterThanOrEqual(1);
+    expect(edited.rendered).toBeLessThan(first.rendered);
+    expect(fileDigests(dist)).toEqual(await cleanDigests('clean-1'));
+
+    // A broken file fails the build and leaves dist/ as it was; the fix builds again.
+    const before = fileDigests(dist);
+    const saved = readFileSync(article, 'utf8');
+    writeFileSync(article, '{ "id": ');
+    const broken = await watch.next();
+    expect(broken.ok).toBe(false);
+    expect(broken.failedAt).toBe('check');
+    expect(broken.diagnostics.some((d) => d.file?.endsWith('what-is-curcumin.json'))).toBe(true);
+    expect(fileDigests(dist)).toEqual(before);
+    writeFileSync(article, saved);
+    const fixed = await watch.next();
+    expect(fixed.ok, watch.stderr()).toBe(true);
+    expect(fileDigests(dist)).toEqual(before);
+
+    // Saves during a build start one more build after it: the last save always reaches dist/.
+    for (let i = 0; i < 4; i++) {
+      editArticle(`Save ${i}.`);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    let last = await watch.next();
+    // Every save reported: no build follows the last one within a second and a half.
+    for (let more = await watch.nextWithin(1500); more !== null; more = await watch.nextWithin(1500)) last = more;
+    expect(last.ok, watch.stderr()).toBe(true);
+    expect(fileDigests(dist)).toEqual(await cleanDigests('clean-2'));
+
+    // Ctrl-C: the process ends with the last build's code, dist/ whole.
+    watch.child.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+    expect(fileDigests(dist)).toEqual(await cleanDigests('clean-3'));
+  }, 180_000);
+});

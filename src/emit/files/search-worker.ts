@@ -14,6 +14,33 @@ const SELF = new URL(import.meta.url);
 
 const makeAll = (tasks: readonly ShardTask[]) => Promise.all(tasks.map(makeShard));
 
+/** The search thread, started by the first build that indexes and kept for the next (`site build --watch`). */
+interface SearchThread {
+  worker: Worker;
+  /** Answers awaited, in the order asked: the thread answers each message in turn. */
+  asked: Array<{ resolve: (files: ShardFile[]) => void; reject: (err: unknown) => void }>;
+}
+
+let thread: SearchThread | undefined;
+
+function startThread(): SearchThread {
+  const worker = new Worker(SELF, { workerData: { searchIndexer: true } });
+  const started: SearchThread = { worker, asked: [] };
+  // Idle, it does not keep the process alive: a one-shot build exits as soon as its own work is done.
+  worker.unref();
+  const fail = (err: unknown) => {
+    if (thread === started) thread = undefined;
+    for (const { reject } of started.asked.splice(0)) reject(err);
+  };
+  worker.on('message', (output: ShardFile[]) => {
+    started.asked.shift()?.resolve(output);
+    if (started.asked.length === 0) worker.unref();
+  });
+  worker.once('error', fail);
+  worker.once('exit', (code) => fail(new Error(`the search index thread stopped (exit code ${code}) before it answered`)));
+  return started;
+}
+
 /**
  * Each shard's file (makeShard), in a worker thread. Run from TypeScript
  * sources (the tests), where no compiled module is there to start, it
@@ -21,22 +48,12 @@ const makeAll = (tasks: readonly ShardTask[]) => Promise.all(tasks.map(makeShard
  */
 export function indexInWorker(tasks: readonly ShardTask[]): Promise<ShardFile[]> {
   if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return makeAll(tasks);
+  const running = (thread ??= startThread());
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SELF, { workerData: { searchIndexer: true } });
-    let settled = false;
-    worker.once('message', (output: ShardFile[]) => {
-      settled = true;
-      resolve(output);
-      void worker.terminate();
-    });
-    worker.once('error', (err) => {
-      settled = true;
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the search index thread stopped (exit code ${code}) before it answered`));
-    });
-    worker.postMessage(tasks);
+    running.asked.push({ resolve, reject });
+    // Asked, it keeps the process alive until it answers.
+    running.worker.ref();
+    running.worker.postMessage(tasks);
   });
 }
 
@@ -44,5 +61,9 @@ export function indexInWorker(tasks: readonly ShardTask[]): Promise<ShardFile[]>
 if (!isMainThread && parentPort !== null && (workerData as { searchIndexer?: boolean } | null)?.searchIndexer === true) {
   const port = parentPort;
   // A failure is an unhandled rejection, which ends the thread with an 'error' event: indexInWorker rejects.
-  port.once('message', (tasks: ShardTask[]) => void makeAll(tasks).then((files) => port.postMessage(files)));
+  // One message at a time, answered in order: a build awaits its answer before the next build asks.
+  let queue = Promise.resolve();
+  port.on('message', (tasks: ShardTask[]) => {
+    queue = queue.then(() => makeAll(tasks).then((files) => port.postMessage(files)));
+  });
 }

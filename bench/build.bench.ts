@@ -200,6 +200,7 @@ async function measureEdits(label: string, dataDir: string, runs: number): Promi
   const into = { out: path.join(work, 'dist'), reports: path.join(work, 'reports') };
   const leftovers = [work];
   for (let i = 0; i < 2; i++) await buildOnce(data, [], into, ROOT, BIN, cache);
+  const cleanWalls = new Map<string, number>();
   for (const [what, edit] of EDITS) {
     const incremental: BuildSample[] = [];
     const clean: BuildSample[] = [];
@@ -212,6 +213,7 @@ async function measureEdits(label: string, dataDir: string, runs: number): Promi
     }
     const wall = median(incremental.map((s) => s.wallMs));
     const cleanWall = median(clean.map((s) => s.wallMs));
+    cleanWalls.set(what, cleanWall);
     const phases = Object.keys(incremental[0].timings).map((k) => `${k} ${fmt(median(incremental.map((s) => s.timings[k] ?? 0)))}`);
     say(
       `site build ${label}, ${what}: incremental wall median ${fmt(wall)} ms, rendered ${incremental.map((s) => s.rendered).join('/')} of ${incremental[0].pages - 2} routes, ` +
@@ -220,7 +222,84 @@ async function measureEdits(label: string, dataDir: string, runs: number): Promi
         `\n    runs: ${incremental.map((s) => fmt(s.wallMs)).join(', ')} ms; phases (ms, medians): ${phases.join(', ')}`,
     );
   }
+  await measureWatch(label, data, into, cache, runs, cleanWalls);
   await removeLater(leftovers);
+}
+
+/**
+ * `site build --watch` (src/emit/watch.ts) over the same copy, output and cache: each edit saved beside the
+ * running process, timed from the save to the JSON line of the build it started (`dist/` swapped; the watch's
+ * 30 ms of quiet included), beside the --no-cache builds of the same edit above.
+ */
+async function measureWatch(
+  label: string,
+  data: string,
+  into: { out: string; reports: string },
+  cache: string,
+  runs: number,
+  cleanWalls: Map<string, number>,
+): Promise<void> {
+  const args = [BIN, 'build', '--watch', '--json', '--data-dir', data, '--out', into.out, '--reports', into.reports];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production', SITE_CACHE_DIR: cache },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const lines: Array<{ at: number; line: string }> = [];
+  let wake: (() => void) | undefined;
+  let buffered = '';
+  child.stdout.on('data', (d: Buffer) => {
+    const at = performance.now();
+    buffered += d;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      lines.push({ at, line: buffered.slice(0, nl) });
+      buffered = buffered.slice(nl + 1);
+    }
+    wake?.();
+  });
+  const next = async (): Promise<{ at: number; summary: { ok: boolean; rendered: number; peakRssBytes: number } }> => {
+    while (lines.length === 0) {
+      if (child.exitCode !== null) throw new Error(`site build --watch exited ${child.exitCode}: ${stderr.slice(-2000)}`);
+      await new Promise<void>((resume) => {
+        wake = resume;
+        setTimeout(resume, 200);
+      });
+    }
+    const { at, line } = lines.shift()!;
+    return { at, summary: JSON.parse(line) };
+  };
+  try {
+    await next();
+    for (const [what, edit] of EDITS) {
+      if (edit === null) continue;
+      const walls: number[] = [];
+      const rendered: number[] = [];
+      let peak = 0;
+      for (let run = 0; run < runs; run++) {
+        // Quiet before each save: the last build's events are long flushed.
+        await new Promise((resume) => setTimeout(resume, 300));
+        const saved = performance.now();
+        edit(data, runs + run);
+        const { at, summary } = await next();
+        if (!summary.ok) throw new Error(`site build --watch: the build after "${what}" failed: ${stderr.slice(-2000)}`);
+        walls.push(at - saved);
+        rendered.push(summary.rendered);
+        peak = Math.max(peak, summary.peakRssBytes / 2 ** 20);
+      }
+      const wall = median(walls);
+      const clean = cleanWalls.get(what);
+      say(
+        `site build --watch ${label}, ${what}: save to dist/ swapped, median ${fmt(wall)} ms, rendered ${rendered.join('/')}, peak RSS ${fmt(peak)} MB` +
+          (clean === undefined ? '' : `; beside the --no-cache builds above (${fmt(clean)} ms): ${fmt(wall / clean, 3)}×`) +
+          `\n    runs: ${walls.map((w) => fmt(w)).join(', ')} ms`,
+      );
+    }
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((resume) => (child.exitCode === null ? child.once('exit', resume) : resume(undefined)));
+  }
 }
 
 /** The baseline: load, check, one model, renderRoute in a plain loop on this thread, optionally writing each page. */

@@ -147,7 +147,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
           plan.map((p) => p.route),
           cacheDir,
           checked.key,
-          indexInWorker,
+          (tasks) => indexInWorker(tasks, options.keepSearchThread),
         );
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
       }
@@ -341,6 +341,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
                 ctx.cacheDir,
                 ctx.checkKey,
                 indexInThread,
+                options.keepSearchThread,
               )
             ).files.map((f) => f.path),
           );

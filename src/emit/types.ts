@@ -28,6 +28,8 @@ export interface BuildOptions {
   cache?: boolean;
   /** Write `<path>.html` beside every `<path>/index.html` (default true; see twinFileOf in paths.ts). */
   htmlTwins?: boolean;
+  /** Another build follows in this process (`site build --watch`): the search index's thread stays up for it. */
+  keepSearchThread?: boolean;
 }
 
 export interface LinkSummary {

@@ -40,7 +40,7 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   let closed = false;
 
   const run = (changed: readonly string[]) => {
-    running = buildSite(options)
+    running = buildSite({ ...options, keepSearchThread: true })
       .then(
         (result) => onBuild({ changed, result }),
         (error: unknown) => onBuild({ changed, error }),

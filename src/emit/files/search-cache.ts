@@ -236,7 +236,8 @@ const MAX_ENTRIES = 8;
 /**
  * Writes the index (buildSearchIndex's files) into the output folder, through the cache. With `inThread`, a miss is
  * indexed in a thread of its own (search-worker.ts): for a build whose main
- * thread renders alone, that is a core that would otherwise wait.
+ * thread renders alone, that is a core that would otherwise wait. `keepThread`:
+ * the thread stays up for the next build of this process.
  */
 export async function writeSearchIndexCached(
   writer: SiteWriter,
@@ -245,8 +246,9 @@ export async function writeSearchIndexCached(
   cacheDir: string | undefined,
   checkKey?: string,
   inThread = false,
+  keepThread = false,
 ): Promise<SearchIndexOutput> {
-  const out = await cachedSearchIndex(catalogue, routes, cacheDir, checkKey, inThread ? indexInWorker : undefined);
+  const out = await cachedSearchIndex(catalogue, routes, cacheDir, checkKey, inThread ? (tasks) => indexInWorker(tasks, keepThread) : undefined);
   await writer.write(out.files);
   return out;
 }

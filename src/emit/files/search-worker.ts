@@ -14,11 +14,11 @@ const SELF = new URL(import.meta.url);
 
 const makeAll = (tasks: readonly ShardTask[]) => Promise.all(tasks.map(makeShard));
 
-/** The search thread, started by the first build that indexes and kept for the next (`site build --watch`). */
+/** The search thread: started by a build that indexes, and kept for the next one when it asks (`site build --watch`). */
 interface SearchThread {
   worker: Worker;
   /** Answers awaited, in the order asked: the thread answers each message in turn. */
-  asked: Array<{ resolve: (files: ShardFile[]) => void; reject: (err: unknown) => void }>;
+  asked: Array<{ resolve: (files: ShardFile[]) => void; reject: (err: unknown) => void; keep: boolean }>;
 }
 
 let thread: SearchThread | undefined;
@@ -26,15 +26,20 @@ let thread: SearchThread | undefined;
 function startThread(): SearchThread {
   const worker = new Worker(SELF, { workerData: { searchIndexer: true } });
   const started: SearchThread = { worker, asked: [] };
-  // Idle, it does not keep the process alive: a one-shot build exits as soon as its own work is done.
+  // Idle, it does not keep the process alive.
   worker.unref();
   const fail = (err: unknown) => {
     if (thread === started) thread = undefined;
     for (const { reject } of started.asked.splice(0)) reject(err);
   };
   worker.on('message', (output: ShardFile[]) => {
-    started.asked.shift()?.resolve(output);
-    if (started.asked.length === 0) worker.unref();
+    const answered = started.asked.shift();
+    answered?.resolve(output);
+    if (started.asked.length > 0) return;
+    if (answered?.keep === true) return void worker.unref();
+    // Not kept, its heap goes at once: a one-shot build's peak memory is not the two threads' sum until it exits.
+    if (thread === started) thread = undefined;
+    void worker.terminate();
   });
   worker.once('error', fail);
   worker.once('exit', (code) => fail(new Error(`the search index thread stopped (exit code ${code}) before it answered`)));
@@ -44,13 +49,14 @@ function startThread(): SearchThread {
 /**
  * Each shard's file (makeShard), in a worker thread. Run from TypeScript
  * sources (the tests), where no compiled module is there to start, it
- * indexes in-process.
+ * indexes in-process. With `keep`, the thread stays up for the next call
+ * (another build follows in this process), unreferenced while idle.
  */
-export function indexInWorker(tasks: readonly ShardTask[]): Promise<ShardFile[]> {
+export function indexInWorker(tasks: readonly ShardTask[], keep = false): Promise<ShardFile[]> {
   if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return makeAll(tasks);
   const running = (thread ??= startThread());
   return new Promise((resolve, reject) => {
-    running.asked.push({ resolve, reject });
+    running.asked.push({ resolve, reject, keep });
     // Asked, it keeps the process alive until it answers.
     running.worker.ref();
     running.worker.postMessage(tasks);

@@ -14,6 +14,7 @@
 import path from 'node:path';
 import { isEditorNoise, watchTree } from '../load/watch.js';
 import { buildSite } from './index.js';
+import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
 
 /** Quiet time after the last event of a save before building: an editor's save is several events. */
@@ -32,9 +33,16 @@ const within = (folder: string, file: string) => file === folder || file.startsW
 
 export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild) => void, debounceMs = WATCH_DEBOUNCE_MS): BuildWatch {
   const dataDir = path.resolve(options.dataDir);
+  // The load skips hidden files and folders (a .git, an editor's files): changes there change nothing.
+  const hidden = (file: string) =>
+    path
+      .relative(dataDir, file)
+      .split(path.sep)
+      .some((part) => part.startsWith('.'));
   // An output or reports folder inside the data folder would otherwise start a build with every build.
-  const written = [options.outDir, options.reportsDir].map((dir) => path.resolve(dir));
-  const accept = (file: string) => !isEditorNoise(file) && !written.some((dir) => within(dir, file));
+  const reports = path.resolve(options.reportsDir);
+  const written = (file: string) => inOutputFolders(options.outDir, file) || within(reports, file);
+  const accept = (file: string) => !isEditorNoise(file) && !hidden(file) && !written(file);
   let running: Promise<void> | null = null;
   let waiting: Set<string> | null = null;
   let closed = false;

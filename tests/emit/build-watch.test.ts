@@ -23,10 +23,10 @@ interface WatchLine {
 }
 
 /** `site build --watch --json` over `data`, its JSON lines read one at a time. */
-function startWatch(work: string, data: string) {
+function startWatch(work: string, data: string, out = 'dist', reports = 'reports') {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin/site'), 'build', '--watch', '--json', '--data-dir', data, '--out', 'dist', '--reports', 'reports'],
+    [path.join(ROOT, 'bin/site'), 'build', '--watch', '--json', '--data-dir', data, '--out', out, '--reports', reports],
     { cwd: work, env: { ...process.env, NO_COLOR: '1', SITE_CACHE_DIR: path.join(work, 'cache') } },
   );
   let stderr = '';
@@ -138,4 +138,25 @@ describe('site build --watch', () => {
     expect(await watch.exited).toBe(0);
     expect(fileDigests(dist)).toEqual(await cleanDigests('clean-3'));
   }, 180_000);
+
+  it('does not build again for its own writes when the output and reports are inside the data folder', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    // The output, its temporary folder and spare beside it, and the reports: all under the watched folder.
+    const watch = startWatch(work, data, path.join(data, 'site-out'), path.join(data, 'site-reports'));
+    running.push(watch.child);
+    expect((await watch.next()).ok, watch.stderr()).toBe(true);
+    expect(await watch.nextWithin(2000)).toBeNull();
+    const article = path.join(data, 'articles', 'what-is-curcumin.json');
+    const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
+    entity.body.unshift({ type: 'paragraph', text: 'Stored cool and dry.' });
+    writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+    const edited = await watch.next();
+    expect(edited.ok, watch.stderr()).toBe(true);
+    expect(edited.changed).toEqual([path.relative(work, article)]);
+    expect(await watch.nextWithin(2000)).toBeNull();
+    watch.child.kill('SIGTERM');
+    expect(await watch.exited).toBe(0);
+  }, 60_000);
 });

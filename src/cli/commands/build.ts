@@ -146,7 +146,10 @@ async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise
   const onBuild = (build: WatchedBuild) => {
     const changed = build.changed.map((file) => path.relative(process.cwd(), file) || '.');
     reporting = reporting.then(async () => {
-      if (!flags.json && changed.length > 0) stderr(`site build: changed: ${changed.join(', ')}`);
+      if (!flags.json && changed.length > 0) {
+        const more = changed.length > 5 ? ` and ${changed.length - 5} more` : '';
+        stderr(`site build: changed: ${changed.slice(0, 5).join(', ')}${more}`);
+      }
       if (build.result === undefined) {
         const err = build.error;
         code = EXIT_PROBLEMS;

@@ -55,6 +55,19 @@ export function spareDirFor(outDir: string): string {
   return path.join(path.dirname(abs), `.${path.basename(abs)}-spare`);
 }
 
+/**
+ * Whether `file` is in the output folder `outDir` or in a folder a build keeps beside it: a temporary folder, the
+ * spare, a replaced output set aside or being deleted. (`site build --watch` ignores what its own builds write.)
+ */
+export function inOutputFolders(outDir: string, file: string): boolean {
+  const abs = path.resolve(outDir);
+  const rel = path.relative(path.dirname(abs), path.resolve(file));
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+  const top = rel.split(path.sep)[0];
+  const base = path.basename(abs);
+  return top === base || top === path.basename(spareDirFor(abs)) || [tempPattern, asidePattern, deletingPattern].some((p) => p(base).test(top));
+}
+
 /** Creates a fresh, empty temporary folder for this process. */
 export async function createTempDir(outDir: string): Promise<string> {
   const tmp = tempDirFor(outDir);

@@ -12,13 +12,17 @@
  * so that nothing saved during it is missed.
  */
 import path from 'node:path';
-import { isEditorNoise, watchTree } from '../load/watch.js';
+import { isEditorNoise, type TreeWatcher, watchTree } from '../load/watch.js';
+import { folderId } from './incremental/record.js';
 import { buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
 
 /** Quiet time after the last event of a save before building: an editor's save is several events. */
 export const WATCH_DEBOUNCE_MS = 30;
+
+/** How often the data folder's identity is looked at (device and inode: the same folder, not only the same name). */
+const FOLDER_CHECK_MS = 500;
 
 /** One build of the watch: the files whose change started it (none for the first), and its result or else what it threw. */
 export type WatchedBuild = { changed: readonly string[] } & ({ result: BuildResult } | { result?: undefined; error: unknown });
@@ -67,13 +71,26 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
     waiting ??= new Set();
     for (const file of files) waiting.add(file);
   };
-  const watcher = watchTree(dataDir, debounceMs, accept, onBatch, true);
+  // A folder deleted, or replaced by another (moved away and a copy put in its place), takes its watches with it:
+  // its identity is looked at every FOLDER_CHECK_MS, and a new folder there is watched and built as a change.
+  let watched = folderId(dataDir);
+  let watcher: TreeWatcher | null = watchTree(dataDir, debounceMs, accept, onBatch, true);
+  const folderCheck = setInterval(() => {
+    const now = folderId(dataDir);
+    if (now === watched) return;
+    watcher?.close();
+    watched = now;
+    // A folder gone is built too: the build reports it missing (and the events of its deletion may not have come).
+    watcher = now === undefined ? null : watchTree(dataDir, debounceMs, accept, onBatch, true);
+    onBatch([dataDir]);
+  }, FOLDER_CHECK_MS);
   run([]);
 
   return {
     async close() {
       closed = true;
-      watcher.close();
+      clearInterval(folderCheck);
+      watcher?.close();
       while (running !== null) await running;
     },
   };

@@ -7,7 +7,7 @@
  * whole `dist/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,37 @@ describe('site build --watch', () => {
     expect(await watch.exited).toBe(0);
     expect(fileDigests(dist)).toEqual(await cleanDigests('clean-3'));
   }, 180_000);
+
+  it('reports a data folder deleted, and watches the folder put back in its place', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const watch = startWatch(work, data);
+    running.push(watch.child);
+    expect((await watch.next()).ok, watch.stderr()).toBe(true);
+    rmSync(data, { recursive: true });
+    let gone = await watch.next();
+    // The deletion's events may start a build before the folder is all gone: the last one sees it missing.
+    while (gone.ok) gone = await watch.next();
+    expect(gone.failedAt).toBe('check');
+    expect(gone.diagnostics.map((d) => d.code)).toContain('load/missing-data-dir');
+    cpSync(SMALL, data, { recursive: true });
+    let back = await watch.next();
+    while (!back.ok) back = await watch.next();
+    expect(back.changed).toContain(path.relative(work, data));
+    // Saves in the new folder are seen.
+    const article = path.join(data, 'articles', 'what-is-curcumin.json');
+    const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
+    entity.body.unshift({ type: 'paragraph', text: 'Stored cool and dry.' });
+    writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+    let edited = await watch.next();
+    while (!edited.changed?.includes(path.relative(work, article))) edited = await watch.next();
+    expect(edited.ok, watch.stderr()).toBe(true);
+    expect(edited.rendered).toBeGreaterThanOrEqual(1);
+    expect(readFileSync(path.join(work, 'dist', 'knowledge', 'what-is-curcumin', 'index.html'), 'utf8')).toContain('Stored cool and dry.');
+    watch.child.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+  }, 60_000);
 
   it('does not build again for its own writes when the output and reports are inside the data folder', async () => {
     const work = workDir();

@@ -11,9 +11,9 @@
  * start one more build when it ends; the watcher is up before the first build,
  * so that nothing saved during it is missed.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isEditorNoise, type TreeWatcher, watchTree } from '../load/watch.js';
-import { folderId } from './incremental/record.js';
 import { buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
@@ -21,8 +21,17 @@ import type { BuildOptions, BuildResult } from './types.js';
 /** Quiet time after the last event of a save before building: an editor's save is several events. */
 export const WATCH_DEBOUNCE_MS = 30;
 
-/** How often the data folder's identity is looked at (device and inode: the same folder, not only the same name). */
+/** How often the data folder's identity is looked at (see folderIdentity). */
 const FOLDER_CHECK_MS = 500;
+
+/**
+ * The folder itself, not only its name: device, inode and birth time. A folder deleted and made again at once
+ * often gets the same inode number back (ext4 does), but not the same birth time. Undefined when there is none.
+ */
+function folderIdentity(folder: string): string | undefined {
+  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}:${stat.birthtimeNs}` : undefined;
+}
 
 /** One build of the watch: the files whose change started it (none for the first), and its result or else what it threw. */
 export type WatchedBuild = { changed: readonly string[] } & ({ result: BuildResult } | { result?: undefined; error: unknown });
@@ -59,7 +68,10 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
       )
       .finally(() => {
         running = null;
-        if (closed || waiting === null) return;
+        if (closed) return;
+        // A build that found the folder gone: the folder is followed at once, not at the next look.
+        followFolder();
+        if (running !== null || waiting === null) return;
         const next = [...waiting].sort();
         waiting = null;
         run(next);
@@ -72,18 +84,20 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
     for (const file of files) waiting.add(file);
   };
   // A folder deleted, or replaced by another (moved away and a copy put in its place), takes its watches with it:
-  // its identity is looked at every FOLDER_CHECK_MS, and a new folder there is watched and built as a change.
-  let watched = folderId(dataDir);
+  // its identity is looked at every FOLDER_CHECK_MS and after every build, and a new folder there is watched and
+  // built as a change.
+  let watched = folderIdentity(dataDir);
   let watcher: TreeWatcher | null = watchTree(dataDir, debounceMs, accept, onBatch, true);
-  const folderCheck = setInterval(() => {
-    const now = folderId(dataDir);
+  const followFolder = () => {
+    const now = folderIdentity(dataDir);
     if (now === watched) return;
     watcher?.close();
     watched = now;
     // A folder gone is built too: the build reports it missing (and the events of its deletion may not have come).
     watcher = now === undefined ? null : watchTree(dataDir, debounceMs, accept, onBatch, true);
     onBatch([dataDir]);
-  }, FOLDER_CHECK_MS);
+  };
+  const folderCheck = setInterval(followFolder, FOLDER_CHECK_MS);
   run([]);
 
   return {

@@ -161,10 +161,11 @@ describe('site build --watch', () => {
     const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
     entity.body.unshift({ type: 'paragraph', text: 'Stored cool and dry.' });
     writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+    // The build it starts may find the page rendered already, by a build the copy's last events started.
     let edited = await watch.next();
     while (!edited.changed?.includes(path.relative(work, article))) edited = await watch.next();
+    for (let more = await watch.nextWithin(1500); more !== null; more = await watch.nextWithin(1500)) edited = more;
     expect(edited.ok, watch.stderr()).toBe(true);
-    expect(edited.rendered).toBeGreaterThanOrEqual(1);
     expect(readFileSync(path.join(work, 'dist', 'knowledge', 'what-is-curcumin', 'index.html'), 'utf8')).toContain('Stored cool and dry.');
     watch.child.kill('SIGINT');
     expect(await watch.exited).toBe(0);

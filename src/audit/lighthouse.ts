@@ -85,6 +85,33 @@ export async function launchChromium(profile: string): Promise<{ child: ChildPro
   return { child, port };
 }
 
+/**
+ * Lighthouse's own failures that say nothing of the page: the trace lost the navigation's start, or the browser
+ * did not answer in time (a busy machine). A page that fails with one is audited once more before it is reported.
+ */
+const TRANSIENT = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'PROTOCOL_TIMEOUT']);
+
+/**
+ * One Lighthouse result for a page: `run` again once when the first ended in a transient runtime error
+ * (TRANSIENT), so that a hiccup of the browser is not reported as the page's fault.
+ */
+export async function resultWithRetry<R extends { runtimeError?: { code: string; message: string } }>(
+  run: () => Promise<R | undefined>,
+  onRetry: (code: string) => void,
+): Promise<R> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await run();
+    if (!result) throw new Error('Lighthouse returned no result');
+    const error = result.runtimeError;
+    if (error === undefined) return result;
+    if (attempt === 1 && TRANSIENT.has(error.code)) {
+      onRetry(error.code);
+      continue;
+    }
+    throw new Error(`${error.code}: ${error.message}`);
+  }
+}
+
 interface Lhr {
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
   audits: Record<string, { id: string; title: string; score: number | null; scoreDisplayMode: string }>;
@@ -121,15 +148,11 @@ export async function runLighthouse(opts: LighthouseOptions): Promise<{ pages: L
       const emit = emitFor(page.url);
       opts.log(`site audit: lighthouse ${page.url}`);
       try {
-        const result = await lighthouse(base + encodeURI(page.url), {
-          port: launched.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: CATEGORIES,
-        });
-        if (!result) throw new Error('Lighthouse returned no result');
-        const { lhr } = result;
-        if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+        const lhr = await resultWithRetry(
+          async () =>
+            (await lighthouse(base + encodeURI(page.url), { port: launched.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES }))?.lhr,
+          (code) => opts.log(`site audit: lighthouse ${page.url} again, after ${code}`),
+        );
         const scores: Record<string, number | null> = {};
         const failed: LighthousePage['failed'] = [];
         for (const id of CATEGORIES) {

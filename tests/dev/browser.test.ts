@@ -50,10 +50,25 @@ const connected = () => page.locator('html[data-site-dev="connected"]').waitFor(
 /** Marks the document: a reload (a new document) loses the mark. */
 const mark = () => page.evaluate(() => void ((window as unknown as { devMark: boolean }).devMark = true));
 const marked = () => page.evaluate(() => (window as unknown as { devMark?: boolean }).devMark === true).catch(() => false);
+/**
+ * Opens a page of the dev server. A live reload the last test started may still be under way, and Chromium
+ * then drops the navigation asked for ("interrupted by another navigation"): it is asked for again.
+ */
+async function open(path: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto(dev.url + path);
+      return;
+    } catch (err) {
+      if (attempt === 3 || !/interrupted by another navigation/.test((err as Error).message)) throw err;
+      await page.waitForLoadState('load');
+    }
+  }
+}
 
 describe('site dev in Chromium', () => {
   it('shows an edit to the article JSON in the open page, with no manual reload', async () => {
-    await page.goto(dev.url + ARTICLE.path);
+    await open(ARTICLE.path);
     await expect(page.locator('h1').textContent()).resolves.toBe('5-HTP Benefits: What Research Says');
     // Connected to the event stream before the edit.
     await connected();
@@ -90,7 +105,7 @@ describe('site dev in Chromium', () => {
   });
 
   it('picks up a template edit without a restart', async () => {
-    await page.goto(dev.url + ARTICLE.path);
+    await open(ARTICLE.path);
     await connected();
     expect(await page.locator('[data-dev-test="template-edited"]').count()).toBe(0);
     const template = join(project, 'src/templates/Article.tsx');

@@ -423,7 +423,7 @@ export const RULES = [
   r(
     'lighthouse/error',
     'error',
-    'Lighthouse could not audit a sampled page.',
+    "Lighthouse could not audit a sampled page (one that failed with an error of Lighthouse's own, such as NO_NAVSTART, is audited once more first).",
     'Check that Chromium is installed (apt-get install chromium) and the page loads.',
   ),
 ] as const;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandContext } from './context.js';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, stderr } from './output.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, errorText, stderr } from './output.js';
 import { UserError } from '../core/errors.js';
 
 type Register = (program: Command, ctx: CommandContext) => void;
@@ -66,11 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end through here with exit code 0.
       return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
-    if (err instanceof UserError) {
-      stderr(`site: ${err.message}`);
-      return EXIT_USAGE;
-    }
-    stderr(`site: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return EXIT_PROBLEMS;
+    stderr(`site: ${errorText(err)}`);
+    return err instanceof UserError ? EXIT_USAGE : EXIT_PROBLEMS;
   }
 }

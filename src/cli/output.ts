@@ -2,6 +2,8 @@
  * Conventions every command shares: results on stdout, progress on stderr,
  * colour only on a TTY and never under NO_COLOR, CI or --json.
  */
+import { UserError } from '../core/errors.js';
+
 export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
@@ -19,3 +21,17 @@ export function colorEnabled(stream: NodeJS.WriteStream, opts: OutputOptions = {
 
 export const stdout = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 export const stderr = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+
+/** An error as a command prints it: a UserError's message (the user can act on it), anything else with its stack. */
+export const errorText = (err: unknown): string => (err instanceof UserError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err));
+
+/**
+ * Settles with the first SIGINT or SIGTERM from now on. A command that runs until stopped asks for it before
+ * saying it is up: whoever reads that line may signal at once.
+ */
+export function untilStopped(): Promise<'SIGINT' | 'SIGTERM'> {
+  return new Promise((done) => {
+    process.once('SIGTERM', () => done('SIGTERM'));
+    process.once('SIGINT', () => done('SIGINT'));
+  });
+}

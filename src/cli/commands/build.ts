@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { UserError } from '../../core/errors.js';
 import { painter, type Painter } from '../../core/paint.js';
 import { wholeNumber } from '../flags.js';
-import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, stderr, stdout } from '../output.js';
+import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, errorText, stderr, stdout, untilStopped } from '../output.js';
 import type { BuildOptions, BuildResult } from '../../emit/index.js';
 import type { WatchedBuild } from '../../emit/watch.js';
 
@@ -137,10 +136,7 @@ async function report(result: BuildResult, flags: BuildFlags, changed?: readonly
  */
 async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise<number> {
   const { watchBuilds } = await import('../../emit/watch.js');
-  const stopped = new Promise<string>((done) => {
-    process.once('SIGTERM', () => done('SIGTERM'));
-    process.once('SIGINT', () => done('SIGINT'));
-  });
+  const stopped = untilStopped();
   let code = EXIT_OK;
   let reporting = Promise.resolve();
   const onBuild = (build: WatchedBuild) => {
@@ -151,9 +147,8 @@ async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise
         stderr(`site build: changed: ${changed.slice(0, 5).join(', ')}${more}`);
       }
       if (build.result === undefined) {
-        const err = build.error;
         code = EXIT_PROBLEMS;
-        stderr(`site build: ${err instanceof UserError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        stderr(`site build: ${errorText(build.error)}`);
       } else {
         code = build.result.ok ? EXIT_OK : EXIT_PROBLEMS;
         await report(build.result, flags, changed);

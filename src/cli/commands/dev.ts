@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { UserError } from '../../core/errors.js';
 import { wholeNumber } from '../flags.js';
-import { EXIT_OK, stderr } from '../output.js';
+import { EXIT_OK, stderr, untilStopped } from '../output.js';
 
 interface DevFlags {
   dataDir: string;
@@ -32,10 +32,7 @@ export function registerDev(program: Command, ctx: CommandContext): void {
         throw err;
       }
       // Listening before saying so: whoever reads the line may signal at once.
-      const stopped = new Promise<string>((done) => {
-        process.once('SIGTERM', () => done('SIGTERM'));
-        process.once('SIGINT', () => done('SIGINT'));
-      });
+      const stopped = untilStopped();
       stderr(`site dev: ${flags.dataDir} on ${running.url} (inquiries into ${running.storeDir}); Ctrl-C stops`);
       const signal = await stopped;
       stderr(`site dev: ${signal}: stopping`);

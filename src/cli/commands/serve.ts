@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { UserError } from '../../core/errors.js';
 import { collect, wholeNumber } from '../flags.js';
-import { EXIT_OK, stderr } from '../output.js';
+import { EXIT_OK, stderr, untilStopped } from '../output.js';
 
 interface ServeFlags {
   dir: string;
@@ -78,11 +78,9 @@ export function registerServe(program: Command, ctx: CommandContext): void {
         throw err;
       }
       const what = flags.apiOnly ? 'the inquiry endpoint' : relative(process.cwd(), dist) || '.';
+      const stopped = untilStopped();
       stderr(`site serve: ${what} on ${running.url} (inquiries in ${relative(process.cwd(), running.store.file)})`);
-      const signal = await new Promise<string>((done) => {
-        process.once('SIGTERM', () => done('SIGTERM'));
-        process.once('SIGINT', () => done('SIGINT'));
-      });
+      const signal = await stopped;
       stderr(`site serve: ${signal}: finishing requests in flight, then closing the store`);
       await running.close();
       ctx.setExitCode(EXIT_OK);

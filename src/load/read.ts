@@ -12,6 +12,7 @@ import type * as ImageSize from 'image-size';
 import { shownSize, URL_SAFE_NAME } from '../core/images.js';
 import { DEFAULT_LIMITS, limitsOf, type DataLimits } from './limits.js';
 import { fileStatOf, nowNs, pathStat, sameStat, type FileStat, type KnownFile } from './file-stat.js';
+import { isHiddenName } from './hidden.js';
 
 /** The per-entity folders of `data/`, one JSON file per entity. */
 export const COLLECTION_DIRS = ['categories', 'products', 'articles', 'news', 'pages'] as const;
@@ -285,7 +286,7 @@ function topEntries(root: string, guard: LinkGuard): { outside: Set<string>; str
   const outside = new Set<string>();
   const strays: string[] = [];
   for (const e of readdirSync(root, { withFileTypes: true })) {
-    if (e.name.startsWith('.')) continue;
+    if (isHiddenName(e.name)) continue;
     if (e.isSymbolicLink() && guard.leaves(e.name)) outside.add(e.name);
     else if (!known.has(e.name)) strays.push(e.name);
   }
@@ -310,7 +311,7 @@ function imageFilesIn(root: string, guard: LinkGuard): { files: string[]; strays
       throw err;
     }
     for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
+      if (isHiddenName(e.name)) continue;
       const rel = `${dir}/${e.name}`;
       if (e.isSymbolicLink() && guard.leaves(rel)) continue;
       // Each name becomes a segment of the image's URL, which must need no escaping.
@@ -368,7 +369,7 @@ function jsonFilesIn(root: string, dir: string, guard: LinkGuard): { files: stri
   const files: string[] = [];
   const strays: string[] = [];
   for (const e of entries) {
-    if (e.name.startsWith('.')) continue; // editors' and systems' hidden files
+    if (isHiddenName(e.name)) continue;
     if (e.isSymbolicLink() && guard.leaves(`${dir}/${e.name}`)) continue;
     (e.name.endsWith('.json') && (e.isFile() || e.isSymbolicLink()) ? files : strays).push(`${dir}/${e.name}`);
   }

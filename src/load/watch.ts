@@ -6,6 +6,7 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
+import { isHiddenName } from './hidden.js';
 
 export interface TreeWatcher {
   close(): void;
@@ -52,5 +53,5 @@ export function watchTree(
 /** Names an editor writes beside the file it saves (swap, backup, lock files), and dot-files. */
 export function isEditorNoise(file: string): boolean {
   const base = path.basename(file);
-  return base.startsWith('.') || base.endsWith('~') || /\.(swp|swx|tmp)$/.test(base) || /^#.*#$/.test(base);
+  return isHiddenName(base) || base.endsWith('~') || /\.(swp|swx|tmp)$/.test(base) || /^#.*#$/.test(base);
 }

@@ -11,8 +11,9 @@
  * start one more build when it ends; the watcher is up before the first build,
  * so that nothing saved during it is missed.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
+import { folderIdentity } from '../load/file-stat.js';
+import { isHiddenPath } from '../load/hidden.js';
 import { isEditorNoise, type TreeWatcher, watchTree } from '../load/watch.js';
 import { buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
@@ -23,15 +24,6 @@ export const WATCH_DEBOUNCE_MS = 30;
 
 /** How often the data folder's identity is looked at (see folderIdentity). */
 const FOLDER_CHECK_MS = 500;
-
-/**
- * The folder itself, not only its name: device, inode and birth time. A folder deleted and made again at once
- * often gets the same inode number back (ext4 does), but not the same birth time. Undefined when there is none.
- */
-function folderIdentity(folder: string): string | undefined {
-  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
-  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}:${stat.birthtimeNs}` : undefined;
-}
 
 /** One build of the watch: the files whose change started it (none for the first), and its result or else what it threw. */
 export type WatchedBuild = { changed: readonly string[] } & ({ result: BuildResult } | { result?: undefined; error: unknown });
@@ -46,12 +38,7 @@ const within = (folder: string, file: string) => file === folder || file.startsW
 
 export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild) => void, debounceMs = WATCH_DEBOUNCE_MS): BuildWatch {
   const dataDir = path.resolve(options.dataDir);
-  // The load skips hidden files and folders (a .git, an editor's files): changes there change nothing.
-  const hidden = (file: string) =>
-    path
-      .relative(dataDir, file)
-      .split(path.sep)
-      .some((part) => part.startsWith('.'));
+  const hidden = (file: string) => isHiddenPath(path.relative(dataDir, file), path.sep);
   // An output or reports folder inside the data folder would otherwise start a build with every build.
   const reports = path.resolve(options.reportsDir);
   const written = (file: string) => inOutputFolders(options.outDir, file) || within(reports, file);

@@ -71,3 +71,13 @@ export function sameStat(a: FileStat, b: FileStat): boolean {
 export function isSettled(stat: FileStat, readAt: bigint): boolean {
   return stat.mtimeNs + RACY_NS < readAt && stat.ctimeNs + RACY_NS < readAt;
 }
+
+/**
+ * A folder itself, not only its name: device, inode and birth time. A folder deleted and made again at once
+ * often gets the same inode number back (ext4 does), but not the same birth time (0 where the file system
+ * keeps none). Undefined when there is no folder at `folder`.
+ */
+export function folderIdentity(folder: string): string | undefined {
+  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}:${stat.birthtimeNs}` : undefined;
+}

@@ -12,13 +12,14 @@
  * file) means a full build, never a stale page.
  */
 import { createHash, hash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { PageFacts, PageRecords } from '../threads/protocol.js';
 import type { PlannedRoute } from '../types.js';
+import { folderIdentity } from '../../load/file-stat.js';
 
 const FORMAT = 'site-build-record/3';
 /** Records kept: the outputs of a few projects, branches and test folders. */
@@ -175,12 +176,6 @@ export function globalKey(parts: { renderModule: string; assets: unknown; htmlTw
   return h.digest('hex');
 }
 
-/** `dev:ino` of a folder, which the build's renames keep; undefined when it is not a folder. */
-export function folderId(folder: string): string | undefined {
-  const stat = statSync(folder, { bigint: true, throwIfNoEntry: false });
-  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
-}
-
 /** The cache file of `kind` (a folder of the cache) that describes the output folder `outDir`, by its resolved path. */
 export function outputCacheFile(cacheDir: string, kind: string, outDir: string): string {
   return path.join(cacheDir, kind, `${createHash('sha1').update(path.resolve(outDir)).digest('hex').slice(0, 20)}.bin`);
@@ -194,7 +189,7 @@ export function readRecord(cacheDir: string, outDir: string, global: string): Bu
   if (!existsSync(file)) return undefined;
   try {
     const packed = deserialize(readFileSync(file)) as PackedRecord;
-    if (packed?.format !== FORMAT || packed.global !== global || packed.folder !== folderId(outDir)) return undefined;
+    if (packed?.format !== FORMAT || packed.global !== global || packed.folder !== folderIdentity(outDir)) return undefined;
     return unpackRecord(packed);
   } catch {
     return undefined;
@@ -208,7 +203,7 @@ export function dropRecord(cacheDir: string, outDir: string): void {
 
 /** Keeps `record` for `outDir` (now the build's output); never fails the build: without it the next build renders every page. */
 export function writeRecord(cacheDir: string, outDir: string, record: Omit<BuildRecord, 'folder' | 'format'>): void {
-  const folder = folderId(outDir);
+  const folder = folderIdentity(outDir);
   if (folder === undefined) return;
   const file = recordFile(cacheDir, outDir);
   if (writeCacheFile(file, serialize(packRecord({ format: FORMAT, folder, ...record })))) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));

@@ -31,7 +31,8 @@ import { addFoldersOf } from '../output/paths.js';
 import { statOfStamp, statStamp } from '../output/stamps.js';
 import type { BuildResult } from '../types.js';
 import type { RecordedFolder } from '../output/atomic.js';
-import { folderId, globalKey } from './record.js';
+import { folderIdentity } from '../../load/file-stat.js';
+import { globalKey } from './record.js';
 
 const FORMAT = 'site-output-manifest/2';
 /** Manifests kept: an output and its spare each, of as many output folders as build records (record.ts). */
@@ -90,7 +91,7 @@ const manifestFile = (cacheDir: string, folder: string): string => path.join(cac
 
 /** The manifest file of the folder at `dir`, whether there is one or not; undefined when `dir` is not a folder. */
 export function manifestFileOf(cacheDir: string, dir: string): string | undefined {
-  const folder = folderId(path.resolve(dir));
+  const folder = folderIdentity(path.resolve(dir));
   return folder === undefined ? undefined : manifestFile(cacheDir, folder);
 }
 
@@ -114,7 +115,7 @@ export function writeManifest(
 ): void {
   try {
     const root = path.resolve(outDir);
-    const folder = folderId(root);
+    const folder = folderIdentity(root);
     if (folder === undefined) return;
     // A folder changed this close to its stat being taken could change again within the same tick of the file system's clock, its stat unmoved.
     const settledBefore = BigInt(Date.now() - SETTLE_MS) * 1_000_000n;
@@ -179,7 +180,7 @@ function readManifestFile(file: string | undefined): OutputManifest | null {
 function readManifest(cacheDir: string, outDir: string, code: CodeParts): OutputManifest | null {
   const root = path.resolve(outDir);
   const manifest = readManifestFile(manifestFileOf(cacheDir, root));
-  if (manifest === null || manifest.folder !== folderId(root) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
+  if (manifest === null || manifest.folder !== folderIdentity(root) || manifest.global !== globalKey({ ...code, origin: '' })) return null;
   return manifest;
 }
 

@@ -25,11 +25,11 @@ import { makeShard, type ShardTask, type StoredShard } from './search-update.js'
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
 
-const FORMAT = 'site-search-cache/2';
+const FORMAT = 'site-search-cache/3';
 
 let codeKey: string | null | undefined;
 
-/** Hash of the code that shapes the index (this stage, the shared tokenizer, MiniSearch); null when unreadable. */
+/** Hash of the code that shapes the index (this stage, the shared tokenizer and search text, MiniSearch); null when unreadable. */
 function indexingCode(): string | null {
   if (codeKey !== undefined) return codeKey;
   try {
@@ -41,7 +41,7 @@ function indexingCode(): string | null {
     const pkgFile = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}minisearch${path.sep}`)), 'minisearch', 'package.json');
     const { version } = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string };
     h.update(`minisearch@${version}\0`);
-    const files = [`search-index${ext}`, `search-update${ext}`, path.join('..', '..', 'core', `search-options${ext}`)];
+    const files = [`search-index${ext}`, `search-update${ext}`, ...['search-options', 'search-text'].map((f) => path.join('..', '..', 'core', `${f}${ext}`))];
     for (const file of files.map((f) => path.join(path.dirname(here), f))) {
       const bytes = readFileSync(file);
       h.update(`${path.basename(file)}\0${bytes.length}\0`).update(bytes);
@@ -116,9 +116,14 @@ export async function cachedSearchIndex(
   return searchIndexOutput(files as ShardFile[], docs.length);
 }
 
-/** A document's digest: whatever of it the index holds. */
+/**
+ * A document's digest: whatever of it the index holds, its text by what the text was made from where that is
+ * known (SearchDocument.source; the code that makes it is in indexingCode's key). Hashing a catalogue's whole
+ * text on every build would cost more than the rest of an incremental build's search index.
+ */
 function documentDigest(d: SearchDocument): string {
-  return hash('sha1', JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt]), 'hex');
+  const made = d.source === undefined ? [d.text, d.excerpt] : [d.source];
+  return hash('sha1', JSON.stringify([d.kind, d.url, d.title, ...made]), 'hex');
 }
 
 /** A shard's documents (their digests) and the indexing code, hashed: the name of its entry. */

@@ -30,6 +30,11 @@ export interface SearchDocument {
   text: string;
   /** The opening of the text, stored for result snippets. */
   excerpt: string;
+  /**
+   * What `text` and `excerpt` were made from, when that is known without them: a lean catalogue's entity, its
+   * file's sha1 and the text cap. Neither indexed nor stored; the search cache names the document by it.
+   */
+  source?: string;
 }
 
 export interface SearchIndexOutput {
@@ -66,8 +71,9 @@ export function searchDocuments(catalogue: Catalogue, routes: readonly SearchRou
     const key = `${kind}:${entity.id}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const text = catalogue.bodies?.get(entity)?.searchText ?? entitySearchText(kind, entity, max);
-    docs.push({ kind, url, title: squash(title(entity as never)), text, excerpt: excerptOf(text) });
+    const body = catalogue.bodies?.get(entity);
+    const text = body?.searchText ?? entitySearchText(kind, entity, max);
+    docs.push({ kind, url, title: squash(title(entity as never)), text, excerpt: excerptOf(text), source: body && `${body.digest}:${max}` });
   };
   for (const route of routes) {
     const kind = SCREEN_KIND[route.screen];

@@ -83,7 +83,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     reportsDir: options.reportsDir,
   });
   // Whether the output is still exactly what the last build left (incremental/up-to-date.ts), compared beside the check.
-  const verifying: Verifying | undefined = cacheDir === undefined ? undefined : verifyInThread(cacheDir, outDir, code);
+  const verifying: Verifying | undefined = cacheDir === undefined || options.saved === true ? undefined : verifyInThread(cacheDir, outDir, code);
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;

@@ -30,6 +30,11 @@ export interface BuildOptions {
   htmlTwins?: boolean;
   /** Another build follows in this process (`site build --watch`): the search index's thread stays up for it. */
   keepSearchThread?: boolean;
+  /**
+   * The caller saw files of the catalogue saved (`site build --watch`): the comparison with the last build's
+   * output, which pays only when nothing changed, is not started. The build is the same either way.
+   */
+  saved?: boolean;
 }
 
 export interface LinkSummary {

@@ -48,7 +48,7 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   let closed = false;
 
   const run = (changed: readonly string[]) => {
-    running = buildSite({ ...options, keepSearchThread: true })
+    running = buildSite({ ...options, keepSearchThread: true, saved: changed.length > 0 })
       .then(
         (result) => onBuild({ changed, result }),
         (error: unknown) => onBuild({ changed, error }),

@@ -132,11 +132,21 @@ function addedPostings(docs: readonly SearchDocument[], added: readonly number[]
 /** A term's postings with movePostings applied to each field; fields left without postings go. Changed in place. */
 function patchFields(fields: Record<string, Record<string, number>>, moves: ReadonlyMap<string, string | null>): Record<string, Record<string, number>> {
   for (const field of Object.keys(fields)) {
+    // Most terms name none of a few moved documents: looking them up costs far less than moving nothing.
+    if (moves.size <= FEW_MOVES && !namesAny(fields[field], moves)) continue;
     const postings = movePostings(fields[field], moves);
     if (isEmpty(postings)) delete fields[field];
     else fields[field] = postings;
   }
   return fields;
+}
+
+/** Moves up to which patchFields looks each moved document up in a term's postings before moving them. */
+const FEW_MOVES = 8;
+
+function namesAny(postings: Record<string, number>, moves: ReadonlyMap<string, string | null>): boolean {
+  for (const short of moves.keys()) if (postings[short] !== undefined) return true;
+  return false;
 }
 
 function isEmpty(object: object): boolean {

@@ -51,6 +51,12 @@ export interface CheckDataDirOptions {
   lean?: boolean;
   /** Called with the result's content key (CheckResult.key) as soon as it is known, before anything is validated. */
   onKey?: (key: string | undefined) => void;
+  /**
+   * Takes the writing of the cache entry, to run once the caller's result is out (`site build --watch` reports a
+   * build first); default: written before checkDataDir returns. Until it has run, the result's catalogue keeps
+   * the links its bodies' rules read, and the next check of the same folder must not start.
+   */
+  later?: (write: () => void) => void;
 }
 
 /** A check's result before it is counted. */
@@ -76,23 +82,27 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
     return { ...checked, validated: all, reused: 0, read };
   }
 
+  const later = options.later ?? ((write: () => void) => write());
   const stored = state?.key === key ? state.report({ root: snapshot.root, files: snapshot.files, images: snapshot.images }, lean) : undefined;
   if (stored) {
     const settled = state!.withSettledStats(snapshot);
-    if (settled) writeEntryParts(path, stateId, settled.count, settled.make);
+    if (settled) later(() => writeEntryParts(path, stateId, settled.count, settled.make));
     // Assigned, not spread: spreading would read the catalogue, which is decoded only when first read.
     return Object.assign(stored, { key, validated: 0, reused: all, read });
   }
   const { checked, load } = await loadAndCheck(snapshot, lean, state, true);
   const reused = load.reused ?? 0;
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
-  if (codeFingerprint(true) === code && load.files && load.context !== undefined) {
-    const { diagnostics, routes, sizes } = checked;
-    const parts = packState({ key, snapshot, context: load.context, files: load.files, report: { diagnostics, routes, sizes } }, state);
-    writeEntryParts(path, stateId, parts.count, parts.make);
-  }
-  state?.release();
-  emptyLinks(checked.catalogue);
+  const storable = codeFingerprint(true) === code && load.files && load.context !== undefined;
+  later(() => {
+    if (storable) {
+      const { diagnostics, routes, sizes } = checked;
+      const parts = packState({ key, snapshot, context: load.context!, files: load.files!, report: { diagnostics, routes, sizes } }, state);
+      writeEntryParts(path, stateId, parts.count, parts.make);
+    }
+    state?.release();
+    emptyLinks(checked.catalogue);
+  });
   return { ...checked, key, validated: all - reused, reused, read };
 }
 

@@ -89,7 +89,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
   try {
     // check
-    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey });
+    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey, later: options.later });
     clock.lap('check');
     checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
 
@@ -148,6 +148,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
           cacheDir,
           checked.key,
           (tasks) => indexInWorker(tasks, options.keepSearchThread),
+          options.later,
         );
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
       }
@@ -222,7 +223,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       removeUnwritten(tmp, inventory, built.written);
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
-      if (cacheDir !== undefined && built.record !== undefined) writeRecord(cacheDir, outDir, { global, ...built.record });
+      const later = options.later ?? ((write: () => void) => write());
+      const record = built.record;
+      if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, ...record }));
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
       const answer: Answer = {
@@ -242,7 +245,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         // without hard links) the next build's comparison fails and the build runs, as it must.
         const stamps = new Map((built.record?.entries ?? []).map((e) => [e.file, e.stamp]));
         for (const p of plan) if (p.twin && stamps.has(p.file)) stamps.set(twinFileOf(p.file)!, stamps.get(p.file)!);
-        writeManifest(cacheDir, outDir, { code, check: checked.key, options: outputOptions }, answer, built.written, stamps, built.reports);
+        const check = checked.key;
+        later(() => writeManifest(cacheDir, outDir, { code, check, options: outputOptions }, answer, built.written, stamps, built.reports));
         clock.lap('manifest');
       }
       return finish(answer);

@@ -35,6 +35,14 @@ export interface BuildOptions {
    * output, which pays only when nothing changed, is not started. The build is the same either way.
    */
   saved?: boolean;
+  /**
+   * Takes the build cache's writes that the output does not wait for (the check's entry, the record, the
+   * output's manifest, the search index's shards), to run once the result is out and before the next build
+   * starts (`site build --watch`); default: written before buildSite returns. Each write is whole or absent
+   * (temporary file and rename), and a record or manifest left from an earlier build names another output
+   * folder, so a process killed before they ran builds more next time, never less.
+   */
+  later?: (write: () => void) => void;
 }
 
 export interface LinkSummary {

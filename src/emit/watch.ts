@@ -5,7 +5,9 @@
  * Each build is an ordinary `buildSite` call: the same check, build record,
  * temporary folder and atomic swap, so it writes the same bytes as a fresh
  * `site build` process would. It is only sooner: the modules are imported,
- * the code is compiled and the search thread is up.
+ * the code is compiled and the search thread is up; a build that saves started
+ * does not first compare the output with the last build's; and the build
+ * cache is written once the build has been reported, before the next starts.
  *
  * Builds never overlap. Changes that arrive while one runs are gathered and
  * start one more build when it ends; the watcher is up before the first build,
@@ -48,11 +50,23 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   let closed = false;
 
   const run = (changed: readonly string[]) => {
-    running = buildSite({ ...options, keepSearchThread: true, saved: changed.length > 0 })
+    // The cache's writes wait until the build is reported (BuildOptions.later); the next build, after them.
+    const writes: Array<() => void> = [];
+    running = buildSite({ ...options, keepSearchThread: true, saved: changed.length > 0, later: (write) => void writes.push(write) })
       .then(
         (result) => onBuild({ changed, result }),
         (error: unknown) => onBuild({ changed, error }),
       )
+      .then(() => new Promise(setImmediate))
+      .then(() => {
+        for (const write of writes) {
+          try {
+            write();
+          } catch {
+            // The cache only saves time: without the entry, the next build does more.
+          }
+        }
+      })
       .finally(() => {
         running = null;
         if (closed) return;

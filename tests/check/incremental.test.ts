@@ -5,7 +5,7 @@
  * validates only the files whose bytes changed.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -252,6 +252,25 @@ describe('the incremental check', () => {
     expect(after.read).toBe(2);
     expectSame(after, await checkDataDir(data, { cacheDir: false, lean: true }), 'same size, old mtime');
     expect(after.diagnostics.some((d) => d.severity === 'error' && d.file.endsWith(file.slice(data.length)))).toBe(true);
+  }, 30_000);
+
+  it('with `later`, writes its cache entry only when the write it handed over runs, and keeps the links until then', async () => {
+    const data = copyOfData();
+    const cacheDir = join(tempDir('site-incremental-cache-'), 'cache');
+    const writes: Array<() => void> = [];
+    const first = await checkDataDir(data, { cacheDir, lean: true, later: (write) => void writes.push(write) });
+    expect(writes).toHaveLength(1);
+    const entries = () => (existsSync(cacheDir) ? readdirSync(cacheDir, { recursive: true }).map(String) : []);
+    expect(entries()).toEqual([]);
+    // The bodies' links are what the entry stores for the next check's link rules: still there until written.
+    const bodies = [...first.catalogue!.articles].map((a) => first.catalogue!.bodies!.get(a)!);
+    expect(bodies.some((b) => b.links.length > 0)).toBe(true);
+    writes[0]();
+    expect(entries().length).toBeGreaterThan(0);
+    expect(bodies.every((b) => b.links.length === 0)).toBe(true);
+    const second = await checkDataDir(data, { cacheDir, lean: true });
+    expect(second.reused).toBe(second.validated + second.reused);
+    expectSame(second, await checkDataDir(data, { cacheDir: false, lean: true }), 'after the handed-over write');
   }, 30_000);
 
   it('does everything from scratch with cacheDir: false', async () => {

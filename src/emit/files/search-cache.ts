@@ -84,6 +84,8 @@ export async function cachedSearchIndex(
   cacheDir: string | undefined,
   checkKey?: string,
   index: (tasks: ShardTask[]) => Promise<ShardFile[]> = (tasks) => Promise.all(tasks.map(makeShard)),
+  /** Takes the cache's writes, to run once the build's result is out (see BuildOptions.later); default: at once. */
+  later: (write: () => void) => void = (write) => write(),
 ): Promise<SearchIndexOutput> {
   const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
   if (slot.hit !== undefined) return slot.hit;
@@ -102,17 +104,18 @@ export async function cachedSearchIndex(
       return { docs: shards[i], digests: digests[i], previous };
     });
     const made = await index(tasks);
-    missing.forEach((i, j) => {
-      files[i] = made[j];
-      const key = keys[i];
-      if (cacheDir !== undefined && key !== null) storeShard(cacheDir, key, made[j], digests[i]);
+    missing.forEach((i, j) => (files[i] = made[j]));
+    if (cacheDir !== undefined)
+      later(() => {
+        missing.forEach((i, j) => keys[i] !== null && storeShard(cacheDir, keys[i], made[j], digests[i]));
+        pruneShards(cacheDir, shards.length);
+      });
+  }
+  if (cacheDir !== undefined && code !== null)
+    later(() => {
+      writeLatest(cacheDir, code, keys as string[]);
+      slot.store(keys as string[], docs.length);
     });
-    if (cacheDir !== undefined) pruneShards(cacheDir, shards.length);
-  }
-  if (cacheDir !== undefined && code !== null) {
-    writeLatest(cacheDir, code, keys as string[]);
-    slot.store(keys as string[], docs.length);
-  }
   return searchIndexOutput(files as ShardFile[], docs.length);
 }
 

@@ -154,7 +154,7 @@ describe('search index shards', () => {
       indexed.push(tasks.length);
       lastTasks = tasks;
       fromPrevious.push(tasks.map((t) => t.previous !== undefined));
-      return Promise.all(tasks.map(makeShard));
+      return Promise.all(tasks.map((task) => makeShard(task)));
     };
     const made = await cachedSearchIndex(first, routesOf, cacheDir, undefined, counting);
     expect(made).toEqual(buildSearchIndex(first, routesOf));

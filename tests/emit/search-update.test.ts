@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import MiniSearch from 'minisearch';
 import { describe, expect, test } from 'vitest';
 import { indexShard, type SearchDocument } from '../../src/emit/files/search-index.js';
-import { updateShard } from '../../src/emit/files/search-update.js';
+import { makeShard, ParsedShards, updateShard } from '../../src/emit/files/search-update.js';
 import { INDEX_OPTIONS, queryOptionsFor, type SearchIndexFile } from '../../src/core/search-options.js';
 
 const WORDS = 'curcumin turmeric extract powder organic ginseng root leaf açaí berberine quercetin bulk sample kosher halal 95% 10:1'.split(' ');
@@ -58,6 +58,42 @@ describe('updateShard', () => {
       shard = fresh;
     }
     expect(updated).toBe(40);
+  });
+
+  test('from the shards a thread keeps parsed: the same bytes, update after update, and a miss parses the file', async () => {
+    const g = generator(23);
+    let docs = g.sorted(Array.from({ length: 80 }, g.doc));
+    // Counts the updates that started from memory.
+    const parsed = new (class extends ParsedShards {
+      hits = 0;
+      override take(shard: Parameters<ParsedShards['take']>[0]) {
+        const file = super.take(shard);
+        if (file !== undefined) this.hits++;
+        return file;
+      }
+    })(1024 * 1024);
+    let shard = await makeShard({ docs, digests: docs.map(digest) }, parsed);
+    for (let round = 0; round < 12; round++) {
+      const next = [...docs];
+      const i = g.rand(next.length);
+      next[i] = round % 3 === 2 ? { ...next[i], url: `${next[i].url}-moved` } : { ...next[i], text: `${next[i].text} ${g.text(4)}` };
+      g.sorted(next);
+      // Taken from memory: the stored contents handed over are not even valid JSON.
+      const previous = { path: shard.path, contents: shard.contents.replace(/^\{/, '!'), digests: docs.map(digest) };
+      const made = await makeShard({ docs: next, digests: next.map(digest), previous }, parsed);
+      expect(made).toEqual(indexShard(next));
+      docs = next;
+      shard = made;
+    }
+    expect(parsed.hits).toBe(12);
+    // Taken once: the update changes it in place.
+    const last = { path: shard.path, contents: shard.contents, digests: docs.map(digest) };
+    expect(parsed.take(last)).toBeDefined();
+    expect(parsed.take(last)).toBeUndefined();
+    // More than its allowance is not kept.
+    const small = new ParsedShards(10);
+    await makeShard({ docs, digests: docs.map(digest) }, small);
+    expect(small.take({ path: shard.path, contents: shard.contents, digests: [] })).toBeUndefined();
   });
 
   test('past a quarter of the shard changed it declines, and the caller indexes afresh', async () => {

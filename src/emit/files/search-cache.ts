@@ -83,7 +83,7 @@ export async function cachedSearchIndex(
   routes: readonly SearchRoute[],
   cacheDir: string | undefined,
   checkKey?: string,
-  index: (tasks: ShardTask[]) => Promise<ShardFile[]> = (tasks) => Promise.all(tasks.map(makeShard)),
+  index: (tasks: ShardTask[]) => Promise<ShardFile[]> = (tasks) => Promise.all(tasks.map((task) => makeShard(task))),
   /** Takes the cache's writes, to run once the build's result is out (see BuildOptions.later); default: at once. */
   later: (write: () => void) => void = (write) => write(),
 ): Promise<SearchIndexOutput> {

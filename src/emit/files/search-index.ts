@@ -212,22 +212,27 @@ export function movePostings(postings: Record<string, number>, moves: ReadonlyMa
   return postings;
 }
 
-/** One shard's file: its documents and their index, named by its content's hash. */
-export function shardFile(docs: readonly SearchDocument[], index: SerializedIndex): ShardFile {
-  const file: SearchIndexFile = {
-    version: SEARCH_INDEX_VERSION,
-    docs: docs.map((d): StoredDoc => [d.kind, d.url, d.title, d.excerpt]),
-    index,
-  };
+/** What one shard's file holds: its documents and their index. */
+export function shardIndexFile(docs: readonly SearchDocument[], index: SerializedIndex): SearchIndexFile {
+  return { version: SEARCH_INDEX_VERSION, docs: docs.map((d): StoredDoc => [d.kind, d.url, d.title, d.excerpt]), index };
+}
+
+/** One shard's file, named by its content's hash. */
+export function shardFileOf(file: SearchIndexFile): ShardFile {
   const contents = JSON.stringify(file);
   return { path: `search/index-${hash('sha256', contents, 'hex').slice(0, 10)}.json`, contents };
 }
 
 /** One shard's file, its documents indexed afresh by MiniSearch. */
 export function indexShard(docs: readonly SearchDocument[]): ShardFile {
+  return shardFileOf(indexShardFile(docs));
+}
+
+/** What indexShard's file holds. */
+export function indexShardFile(docs: readonly SearchDocument[]): SearchIndexFile {
   const mini = new MiniSearch<{ id: number; title: string; text: string }>(INDEX_OPTIONS);
   mini.addAll(docs.map((d, id) => ({ id, title: d.title, text: d.text })));
-  return shardFile(
+  return shardIndexFile(
     docs,
     canonicalIndex(mini.toJSON() as unknown as SerializedIndex, (id) => id as number),
   );

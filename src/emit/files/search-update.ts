@@ -9,12 +9,57 @@
  */
 import MiniSearch from 'minisearch';
 import { INDEX_OPTIONS, SEARCH_INDEX_VERSION, type SearchIndexFile } from '../../core/search-options.js';
-import { canonicalIndex, indexShard, movePostings, shardFile, type SearchDocument, type SerializedIndex, type ShardFile } from './search-index.js';
+import {
+  canonicalIndex,
+  indexShardFile,
+  movePostings,
+  shardFileOf,
+  shardIndexFile,
+  type SearchDocument,
+  type SerializedIndex,
+  type ShardFile,
+} from './search-index.js';
 
 /** A shard as the cache stored it: its file's contents and one digest per document, in the file's order. */
 export interface StoredShard {
   contents: string;
   digests: readonly string[];
+  /** Its file's path in the output, named by a hash of the contents (ShardFile.path). */
+  path?: string;
+}
+
+/**
+ * Shards a thread made, parsed, by their file's path and length: the next update of one (`site build --watch`
+ * keeps the search thread) starts from it rather than parsing its file again. Taken out when used, since the
+ * update changes it in place; kept up to a total of `maxChars` of their files' text.
+ */
+export class ParsedShards {
+  private readonly shards = new Map<string, { file: SearchIndexFile; chars: number }>();
+  private chars = 0;
+  constructor(private readonly maxChars: number) {}
+
+  take(shard: StoredShard): SearchIndexFile | undefined {
+    if (shard.path === undefined) return undefined;
+    const key = `${shard.path}\0${shard.contents.length}`;
+    const kept = this.shards.get(key);
+    if (kept === undefined) return undefined;
+    this.shards.delete(key);
+    this.chars -= kept.chars;
+    return kept.file;
+  }
+
+  keep(made: ShardFile, file: SearchIndexFile): void {
+    const chars = made.contents.length;
+    // The oldest go first; one larger than the whole allowance is not kept.
+    for (const [key, old] of this.shards) {
+      if (this.chars + chars <= this.maxChars) break;
+      this.shards.delete(key);
+      this.chars -= old.chars;
+    }
+    if (this.chars + chars > this.maxChars) return;
+    this.shards.set(`${made.path}\0${chars}`, { file, chars });
+    this.chars += chars;
+  }
 }
 
 /** One shard to make: its documents, their digests, and the last version of the shard at its place, when the cache has it. */
@@ -27,9 +72,17 @@ export interface ShardTask {
 /** Past this share of the shard's documents to index (changed or new), indexing it afresh costs less than loading it and writing it back. */
 const MAX_CHANGED_SHARE = 0.25;
 
-/** The shard's file: updated from its previous version where that is cheaper, else indexed afresh; the same bytes either way. */
-export async function makeShard(task: ShardTask): Promise<ShardFile> {
-  return (task.previous === undefined ? null : await updateShard(task.previous, task.docs, task.digests)) ?? indexShard(task.docs);
+/**
+ * The shard's file: updated from its previous version where that is cheaper, else indexed afresh; the same bytes
+ * either way. With `parsed`, the previous version is taken from there when it holds it, and the new one kept there.
+ */
+export async function makeShard(task: ShardTask, parsed?: ParsedShards): Promise<ShardFile> {
+  const updated = task.previous === undefined ? null : await updateShard(task.previous, task.docs, task.digests, parsed);
+  if (updated !== null) return updated;
+  const file = indexShardFile(task.docs);
+  const made = shardFileOf(file);
+  parsed?.keep(made, file);
+  return made;
 }
 
 /**
@@ -45,10 +98,15 @@ export async function makeShard(task: ShardTask): Promise<ShardFile> {
  * it and serialising it again cost five times as much (docs/PERFORMANCE.md,
  * "Search shard updated in place").
  */
-export async function updateShard(previous: StoredShard, docs: readonly SearchDocument[], digests: readonly string[]): Promise<ShardFile | null> {
-  let file: SearchIndexFile;
+export async function updateShard(
+  previous: StoredShard,
+  docs: readonly SearchDocument[],
+  digests: readonly string[],
+  parsed?: ParsedShards,
+): Promise<ShardFile | null> {
+  let file: SearchIndexFile | undefined = parsed?.take(previous);
   try {
-    file = JSON.parse(previous.contents) as SearchIndexFile;
+    file ??= JSON.parse(previous.contents) as SearchIndexFile;
   } catch {
     return null;
   }
@@ -101,10 +159,13 @@ export async function updateShard(previous: StoredShard, docs: readonly SearchDo
     }
     for (const entry of newTerms) terms.push(entry);
     const json: SerializedIndex = { ...index, documentCount: docs.length, nextId: docs.length, documentIds, fieldLength, storedFields, index: terms };
-    return shardFile(
+    const next = shardIndexFile(
       docs,
       canonicalIndex(json, (id) => id as number),
     );
+    const made = shardFileOf(next);
+    parsed?.keep(made, next);
+    return made;
   } catch {
     // A stored shard whose postings are not in the form this stage writes (damaged in the cache): indexed afresh.
     return null;

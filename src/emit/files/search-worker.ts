@@ -8,11 +8,17 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ShardFile } from './search-index.js';
-import { makeShard, type ShardTask } from './search-update.js';
+import { makeShard, ParsedShards, type ShardTask } from './search-update.js';
 
 const SELF = new URL(import.meta.url);
 
-const makeAll = (tasks: readonly ShardTask[]) => Promise.all(tasks.map(makeShard));
+const makeAll = (tasks: readonly ShardTask[], parsed?: ParsedShards) => Promise.all(tasks.map((task) => makeShard(task, parsed)));
+
+/**
+ * The shards a kept thread holds parsed for the next build's update (ParsedShards), at most: a parsed index
+ * takes several times its text's size in the heap, so a stress-size catalogue's shards are parsed again instead.
+ */
+const PARSED_CHARS = 16 * 1024 * 1024;
 
 /** The search thread: started by a build that indexes, and kept for the next one when it asks (`site build --watch`). */
 interface SearchThread {
@@ -22,6 +28,12 @@ interface SearchThread {
 }
 
 let thread: SearchThread | undefined;
+
+/** What the thread is asked: the shards to make, and whether another build will ask again (then it keeps them parsed). */
+interface IndexRequest {
+  tasks: readonly ShardTask[];
+  keep: boolean;
+}
 
 function startThread(): SearchThread {
   const worker = new Worker(SELF, { workerData: { searchIndexer: true } });
@@ -59,7 +71,7 @@ export function indexInWorker(tasks: readonly ShardTask[], keep = false): Promis
     running.asked.push({ resolve, reject, keep });
     // Asked, it keeps the process alive until it answers.
     running.worker.ref();
-    running.worker.postMessage(tasks);
+    running.worker.postMessage({ tasks, keep } satisfies IndexRequest);
   });
 }
 
@@ -69,7 +81,8 @@ if (!isMainThread && parentPort !== null && (workerData as { searchIndexer?: boo
   // A failure is an unhandled rejection, which ends the thread with an 'error' event: indexInWorker rejects.
   // One message at a time, answered in order: a build awaits its answer before the next build asks.
   let queue = Promise.resolve();
-  port.on('message', (tasks: ShardTask[]) => {
-    queue = queue.then(() => makeAll(tasks).then((files) => port.postMessage(files)));
+  const parsed = new ParsedShards(PARSED_CHARS);
+  port.on('message', ({ tasks, keep }: IndexRequest) => {
+    queue = queue.then(() => makeAll(tasks, keep ? parsed : undefined).then((files) => port.postMessage(files)));
   });
 }

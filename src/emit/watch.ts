@@ -72,6 +72,7 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
         if (closed) return;
         // A build that found the folder gone: the folder is followed at once, not at the next look.
         followFolder();
+        settleWatch();
         if (running !== null || waiting === null) return;
         const next = [...waiting].sort();
         waiting = null;
@@ -89,6 +90,10 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   // built as a change.
   let watched = folderIdentity(dataDir);
   let watcher: TreeWatcher | null = watchTree(dataDir, debounceMs, accept, onBatch, true);
+  // A new folder is watched as soon as it is seen, perhaps while it is still being filled: Node's recursive watch
+  // on Linux adds a subfolder by walking the tree, and a subfolder made during that walk can be missed. So once
+  // the build the new folder started has ended, the folder is watched afresh and built once more.
+  let fresh = false;
   const followFolder = () => {
     const now = folderIdentity(dataDir);
     if (now === watched) return;
@@ -96,6 +101,15 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
     watched = now;
     // A folder gone is built too: the build reports it missing (and the events of its deletion may not have come).
     watcher = now === undefined ? null : watchTree(dataDir, debounceMs, accept, onBatch, true);
+    fresh = now !== undefined;
+    onBatch([dataDir]);
+  };
+  const settleWatch = () => {
+    if (!fresh || running !== null || folderIdentity(dataDir) !== watched) return;
+    fresh = false;
+    const old = watcher;
+    watcher = watchTree(dataDir, debounceMs, accept, onBatch, true);
+    old?.close();
     onBatch([dataDir]);
   };
   const folderCheck = setInterval(followFolder, FOLDER_CHECK_MS);

@@ -7,7 +7,7 @@
  * whole `dist/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,37 @@ describe('site build --watch', () => {
     for (let more = await watch.nextWithin(1500); more !== null; more = await watch.nextWithin(1500)) edited = more;
     expect(edited.ok, watch.stderr()).toBe(true);
     expect(readFileSync(path.join(work, 'dist', 'knowledge', 'what-is-curcumin', 'index.html'), 'utf8')).toContain('Stored cool and dry.');
+    watch.child.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+  }, 60_000);
+
+  it('sees saves in every subfolder of a data folder made again file by file', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const watch = startWatch(work, data);
+    running.push(watch.child);
+    expect((await watch.next()).ok, watch.stderr()).toBe(true);
+    rmSync(data, { recursive: true });
+    const codes = (line: WatchLine) => line.diagnostics.map((d) => d.code);
+    let gone = await watch.next();
+    while (!codes(gone).includes('load/missing-data-dir')) gone = await watch.next();
+    // Made again as `cp -r` makes it: the folder first, then its subfolders and files one by one, so that the
+    // watch may attach while the subfolders are being made.
+    cpSync(SMALL, data, { recursive: true });
+    let back = await watch.next();
+    while (!back.ok) back = await watch.next();
+    while ((await watch.nextWithin(1500)) !== null);
+    for (const [i, [folder, file]] of [
+      ['articles', 'what-is-curcumin.json'],
+      ['products', readdirSync(path.join(data, 'products'))[0]],
+    ].entries()) {
+      const saved = path.join(data, folder, file);
+      writeFileSync(saved, readFileSync(saved, 'utf8').replace(/\n?$/, `\n${' '.repeat(i + 1)}\n`));
+      let line = await watch.next(10_000);
+      while (!line.changed?.includes(path.relative(work, saved))) line = await watch.next(10_000);
+      expect(line.ok, watch.stderr()).toBe(true);
+    }
     watch.child.kill('SIGINT');
     expect(await watch.exited).toBe(0);
   }, 60_000);

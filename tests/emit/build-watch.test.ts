@@ -71,6 +71,22 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+/** A watch over a copy of the small fixture, its first build done, then its data folder deleted: up to the build that finds it gone. */
+async function watchThenDelete() {
+  const work = workDir();
+  const data = path.join(work, 'data');
+  cpSync(SMALL, data, { recursive: true });
+  const watch = startWatch(work, data);
+  running.push(watch.child);
+  expect((await watch.next()).ok, watch.stderr()).toBe(true);
+  rmSync(data, { recursive: true });
+  // Builds may start while the folder is half deleted (and fail on what is left): one comes that finds it gone.
+  const codes = (line: WatchLine) => line.diagnostics.map((d) => d.code);
+  let gone = await watch.next();
+  while (!codes(gone).includes('load/missing-data-dir')) gone = await watch.next();
+  return { work, data, watch, gone };
+}
+
 describe('site build --watch', () => {
   beforeAll(() => requireCompiled());
 
@@ -140,17 +156,7 @@ describe('site build --watch', () => {
   }, 180_000);
 
   it('reports a data folder deleted, and watches the folder moved back into its place', async () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
-    const watch = startWatch(work, data);
-    running.push(watch.child);
-    expect((await watch.next()).ok, watch.stderr()).toBe(true);
-    rmSync(data, { recursive: true });
-    // Builds may start while the folder is half deleted (and fail on what is left): one comes that finds it gone.
-    const codes = (line: WatchLine) => line.diagnostics.map((d) => d.code);
-    let gone = await watch.next();
-    while (!codes(gone).includes('load/missing-data-dir')) gone = await watch.next();
+    const { work, data, watch, gone } = await watchThenDelete();
     expect(gone.ok).toBe(false);
     expect(gone.failedAt).toBe('check');
     // Put back whole, as `mv` puts a folder in place. (Copied in file by file, a folder can be watched before its
@@ -175,16 +181,7 @@ describe('site build --watch', () => {
   }, 60_000);
 
   it('sees saves in every subfolder of a data folder made again file by file', async () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
-    const watch = startWatch(work, data);
-    running.push(watch.child);
-    expect((await watch.next()).ok, watch.stderr()).toBe(true);
-    rmSync(data, { recursive: true });
-    const codes = (line: WatchLine) => line.diagnostics.map((d) => d.code);
-    let gone = await watch.next();
-    while (!codes(gone).includes('load/missing-data-dir')) gone = await watch.next();
+    const { work, data, watch } = await watchThenDelete();
     // Made again as `cp -r` makes it: the folder first, then its subfolders and files one by one, so that the
     // watch may attach while the subfolders are being made.
     cpSync(SMALL, data, { recursive: true });

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { cachedSearchIndex } from '../../src/emit/files/search-cache.js';
 import { buildSearchIndex, indexDocuments, searchDocuments, searchIndexOutput, shardCount, shardDocuments } from '../../src/emit/files/search-index.js';
-import { makeShard, type ShardTask } from '../../src/emit/files/search-update.js';
+import { makeShard, readStoredShard, type ShardTask } from '../../src/emit/files/search-update.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
@@ -171,7 +171,7 @@ describe('search index shards', () => {
     expect(await cachedSearchIndex(third, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(third, routesOf));
     expect(fromPrevious.at(-1)).toEqual([true]);
     const second = again.files.find((f) => !made.shards.includes(`/${f.path}`) && f.path.startsWith('search/index-'));
-    expect(lastTasks[0].previous?.contents).toBe(second?.contents);
+    expect(readStoredShard(lastTasks[0].previous!.entry)?.contents).toBe(second?.contents);
     // A shard indexed by other code (another tokenizer, another MiniSearch) is never a starting point.
     const latest = path.join(cacheDir, 'search-shards', 'latest-4.json');
     writeFileSync(latest, JSON.stringify({ ...JSON.parse(readFileSync(latest, 'utf8')), code: 'other indexing code' }));

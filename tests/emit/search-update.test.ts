@@ -4,6 +4,8 @@
  * removed and moved to another URL (which shifts every later position).
  */
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, test } from 'vitest';
 import { indexShard, type SearchDocument } from '../../src/emit/files/search-index.js';
@@ -60,40 +62,38 @@ describe('updateShard', () => {
     expect(updated).toBe(40);
   });
 
-  test('from the shards a thread keeps parsed: the same bytes, update after update, and a miss parses the file', async () => {
+  test('from the shards a thread keeps parsed: the same bytes, update after update, each taken once', async () => {
     const g = generator(23);
     let docs = g.sorted(Array.from({ length: 80 }, g.doc));
     // Counts the updates that started from memory.
     const parsed = new (class extends ParsedShards {
       hits = 0;
-      override take(shard: Parameters<ParsedShards['take']>[0]) {
-        const file = super.take(shard);
-        if (file !== undefined) this.hits++;
-        return file;
+      override take(key: string) {
+        const held = super.take(key);
+        if (held !== undefined) this.hits++;
+        return held;
       }
     })(1024 * 1024);
-    let shard = await makeShard({ docs, digests: docs.map(digest) }, parsed);
+    // No entry file: without the parsed shard, a task can only index afresh.
+    const entry = path.join(tmpdir(), 'site-no-such-shard-entry.json');
+    await makeShard({ docs, digests: docs.map(digest), key: 'k0' }, parsed);
     for (let round = 0; round < 12; round++) {
       const next = [...docs];
       const i = g.rand(next.length);
       next[i] = round % 3 === 2 ? { ...next[i], url: `${next[i].url}-moved` } : { ...next[i], text: `${next[i].text} ${g.text(4)}` };
       g.sorted(next);
-      // Taken from memory: the stored contents handed over are not even valid JSON.
-      const previous = { path: shard.path, contents: shard.contents.replace(/^\{/, '!'), digests: docs.map(digest) };
-      const made = await makeShard({ docs: next, digests: next.map(digest), previous }, parsed);
+      const made = await makeShard({ docs: next, digests: next.map(digest), key: `k${round + 1}`, previous: { key: `k${round}`, entry } }, parsed);
       expect(made).toEqual(indexShard(next));
       docs = next;
-      shard = made;
     }
     expect(parsed.hits).toBe(12);
     // Taken once: the update changes it in place.
-    const last = { path: shard.path, contents: shard.contents, digests: docs.map(digest) };
-    expect(parsed.take(last)).toBeDefined();
-    expect(parsed.take(last)).toBeUndefined();
+    expect(parsed.take('k12')).toBeDefined();
+    expect(parsed.take('k12')).toBeUndefined();
     // More than its allowance is not kept.
     const small = new ParsedShards(10);
-    await makeShard({ docs, digests: docs.map(digest) }, small);
-    expect(small.take({ path: shard.path, contents: shard.contents, digests: [] })).toBeUndefined();
+    await makeShard({ docs, digests: docs.map(digest), key: 'k' }, small);
+    expect(small.take('k')).toBeUndefined();
   });
 
   test('past a quarter of the shard changed it declines, and the caller indexes afresh', async () => {

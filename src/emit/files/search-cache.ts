@@ -6,7 +6,7 @@
  * same bytes either way.
  */
 import { createHash, hash } from 'node:crypto';
-import { readFileSync, utimesSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
@@ -21,7 +21,7 @@ import {
   type SearchRoute,
   type ShardFile,
 } from './search-index.js';
-import { makeShard, type ShardTask, type StoredShard } from './search-update.js';
+import { makeShard, readStoredShard, type ShardTask } from './search-update.js';
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
 
@@ -100,8 +100,9 @@ export async function cachedSearchIndex(
   if (missing.length > 0) {
     const latest = cacheDir === undefined || code === null ? [] : readLatest(cacheDir, shards.length, code);
     const tasks = missing.map((i): ShardTask => {
-      const previous = cacheDir === undefined || latest[i] === undefined ? undefined : readShard(cacheDir, latest[i]);
-      return { docs: shards[i], digests: digests[i], previous };
+      const key = keys[i] ?? undefined;
+      const previous = cacheDir === undefined || latest[i] === undefined ? undefined : { key: latest[i], entry: shardFile(cacheDir, latest[i]) };
+      return { docs: shards[i], digests: digests[i], key, previous };
     });
     const made = await index(tasks);
     missing.forEach((i, j) => (files[i] = made[j]));
@@ -168,25 +169,8 @@ function writeLatest(cacheDir: string, code: string, keys: readonly string[]): v
   writeCacheFile(file, text);
 }
 
-/**
- * A stored shard (its path, its documents' digests, its contents, a line
- * each but the last), marked as used; undefined when there is none.
- */
-function readShard(cacheDir: string, key: string): (StoredShard & ShardFile) | undefined {
-  try {
-    const file = shardFile(cacheDir, key);
-    const text = readFileSync(file, 'utf8');
-    const first = text.indexOf('\n');
-    const second = first < 0 ? -1 : text.indexOf('\n', first + 1);
-    if (second < 0) return undefined;
-    const digests = JSON.parse(text.slice(first + 1, second)) as string[];
-    const now = new Date();
-    utimesSync(file, now, now);
-    return { path: text.slice(0, first), digests, contents: text.slice(second + 1) };
-  } catch {
-    return undefined;
-  }
-}
+/** A stored shard (readStoredShard), by its key. */
+const readShard = (cacheDir: string, key: string) => readStoredShard(shardFile(cacheDir, key));
 
 function storeShard(cacheDir: string, key: string, shard: ShardFile, digests: readonly string[]): void {
   writeCacheFile(shardFile(cacheDir, key), `${shard.path}\n${JSON.stringify(digests)}\n${shard.contents}`);

@@ -7,6 +7,7 @@
  * not indexing the shard's thousand documents again (docs/PERFORMANCE.md,
  * "Search shard updated in place").
  */
+import { readFileSync, utimesSync } from 'node:fs';
 import MiniSearch from 'minisearch';
 import { INDEX_OPTIONS, SEARCH_INDEX_VERSION, type SearchIndexFile } from '../../core/search-options.js';
 import {
@@ -24,49 +25,75 @@ import {
 export interface StoredShard {
   contents: string;
   digests: readonly string[];
-  /** Its file's path in the output, named by a hash of the contents (ShardFile.path). */
-  path?: string;
+}
+
+/** A shard a thread holds parsed (ParsedShards): its file's data and one digest per document. */
+export interface HeldShard {
+  file: SearchIndexFile;
+  digests: readonly string[];
 }
 
 /**
- * Shards a thread made, parsed, by their file's path and length: the next update of one (`site build --watch`
- * keeps the search thread) starts from it rather than parsing its file again. Taken out when used, since the
- * update changes it in place; kept up to a total of `maxChars` of their files' text.
+ * A cache entry of a shard: its file's path in the output, its documents' digests (JSON), and its contents, a line
+ * each but the last; marked as used. Undefined when there is none, or it is damaged.
+ */
+export function readStoredShard(entry: string): (StoredShard & ShardFile) | undefined {
+  try {
+    const text = readFileSync(entry, 'utf8');
+    const first = text.indexOf('\n');
+    const second = first < 0 ? -1 : text.indexOf('\n', first + 1);
+    if (second < 0) return undefined;
+    const digests = JSON.parse(text.slice(first + 1, second)) as string[];
+    const now = new Date();
+    utimesSync(entry, now, now);
+    return { path: text.slice(0, first), digests, contents: text.slice(second + 1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Shards a thread made, parsed, by their cache key: the next update of one (`site build --watch` keeps the search
+ * thread) starts from it rather than reading and parsing its file again. Taken out when used, since the update
+ * changes it in place; kept up to a total of `maxChars` of their files' text.
  */
 export class ParsedShards {
-  private readonly shards = new Map<string, { file: SearchIndexFile; chars: number }>();
+  private readonly shards = new Map<string, HeldShard & { chars: number }>();
   private chars = 0;
   constructor(private readonly maxChars: number) {}
 
-  take(shard: StoredShard): SearchIndexFile | undefined {
-    if (shard.path === undefined) return undefined;
-    const key = `${shard.path}\0${shard.contents.length}`;
+  take(key: string): HeldShard | undefined {
     const kept = this.shards.get(key);
     if (kept === undefined) return undefined;
     this.shards.delete(key);
     this.chars -= kept.chars;
-    return kept.file;
+    return kept;
   }
 
-  keep(made: ShardFile, file: SearchIndexFile): void {
-    const chars = made.contents.length;
+  keep(key: string, held: HeldShard, chars: number): void {
+    this.take(key);
     // The oldest go first; one larger than the whole allowance is not kept.
-    for (const [key, old] of this.shards) {
+    for (const [old, { chars: size }] of this.shards) {
       if (this.chars + chars <= this.maxChars) break;
-      this.shards.delete(key);
-      this.chars -= old.chars;
+      this.shards.delete(old);
+      this.chars -= size;
     }
     if (this.chars + chars > this.maxChars) return;
-    this.shards.set(`${made.path}\0${chars}`, { file, chars });
+    this.shards.set(key, { ...held, chars });
     this.chars += chars;
   }
 }
 
-/** One shard to make: its documents, their digests, and the last version of the shard at its place, when the cache has it. */
+/**
+ * One shard to make: its documents and their digests; the cache key it will be stored under; and the last version
+ * of the shard at its place, by its cache key and entry file, which the maker reads (the search thread, not the
+ * build's main thread) unless it holds that version parsed.
+ */
 export interface ShardTask {
   docs: SearchDocument[];
   digests: string[];
-  previous?: StoredShard;
+  key?: string;
+  previous?: { key: string; entry: string };
 }
 
 /** Past this share of the shard's documents to index (changed or new), indexing it afresh costs less than loading it and writing it back. */
@@ -77,11 +104,10 @@ const MAX_CHANGED_SHARE = 0.25;
  * either way. With `parsed`, the previous version is taken from there when it holds it, and the new one kept there.
  */
 export async function makeShard(task: ShardTask, parsed?: ParsedShards): Promise<ShardFile> {
-  const updated = task.previous === undefined ? null : await updateShard(task.previous, task.docs, task.digests, parsed);
-  if (updated !== null) return updated;
-  const file = indexShardFile(task.docs);
+  const previous = task.previous === undefined ? undefined : (parsed?.take(task.previous.key) ?? readStoredShard(task.previous.entry));
+  const file = (previous === undefined ? null : updatedFile(previous, task.docs, task.digests)) ?? indexShardFile(task.docs);
   const made = shardFileOf(file);
-  parsed?.keep(made, file);
+  if (task.key !== undefined) parsed?.keep(task.key, { file, digests: task.digests }, made.contents.length);
   return made;
 }
 
@@ -98,15 +124,16 @@ export async function makeShard(task: ShardTask, parsed?: ParsedShards): Promise
  * it and serialising it again cost five times as much (docs/PERFORMANCE.md,
  * "Search shard updated in place").
  */
-export async function updateShard(
-  previous: StoredShard,
-  docs: readonly SearchDocument[],
-  digests: readonly string[],
-  parsed?: ParsedShards,
-): Promise<ShardFile | null> {
-  let file: SearchIndexFile | undefined = parsed?.take(previous);
+export async function updateShard(previous: StoredShard | HeldShard, docs: readonly SearchDocument[], digests: readonly string[]): Promise<ShardFile | null> {
+  const file = updatedFile(previous, docs, digests);
+  return file === null ? null : shardFileOf(file);
+}
+
+/** updateShard's file, before it is written out. */
+function updatedFile(previous: StoredShard | HeldShard, docs: readonly SearchDocument[], digests: readonly string[]): SearchIndexFile | null {
+  let file: SearchIndexFile;
   try {
-    file ??= JSON.parse(previous.contents) as SearchIndexFile;
+    file = 'file' in previous ? previous.file : (JSON.parse(previous.contents) as SearchIndexFile);
   } catch {
     return null;
   }
@@ -159,13 +186,10 @@ export async function updateShard(
     }
     for (const entry of newTerms) terms.push(entry);
     const json: SerializedIndex = { ...index, documentCount: docs.length, nextId: docs.length, documentIds, fieldLength, storedFields, index: terms };
-    const next = shardIndexFile(
+    return shardIndexFile(
       docs,
       canonicalIndex(json, (id) => id as number),
     );
-    const made = shardFileOf(next);
-    parsed?.keep(made, next);
-    return made;
   } catch {
     // A stored shard whose postings are not in the form this stage writes (damaged in the cache): indexed afresh.
     return null;

@@ -93,11 +93,12 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const { checked, load } = await loadAndCheck(snapshot, lean, state, true);
   const reused = load.reused ?? 0;
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
-  const storable = codeFingerprint(true) === code && load.files && load.context !== undefined;
+  const { files, context } = load;
+  const storable = codeFingerprint(true) === code && files !== undefined && context !== undefined;
   later(() => {
     if (storable) {
       const { diagnostics, routes, sizes } = checked;
-      const parts = packState({ key, snapshot, context: load.context!, files: load.files!, report: { diagnostics, routes, sizes } }, state);
+      const parts = packState({ key, snapshot, context, files, report: { diagnostics, routes, sizes } }, state);
       writeEntryParts(path, stateId, parts.count, parts.make);
     }
     state?.release();

@@ -87,9 +87,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
+  // The build cache's writes the output does not wait for: at once, unless the caller takes them (BuildOptions.later).
+  const later = options.later ?? ((write: () => void) => write());
   try {
     // check
-    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey, later: options.later });
+    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey, later });
     clock.lap('check');
     checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
 
@@ -148,7 +150,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
           cacheDir,
           checked.key,
           (tasks) => indexInWorker(tasks, options.keepSearchThread),
-          options.later,
+          later,
         );
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
       }
@@ -223,7 +225,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       removeUnwritten(tmp, inventory, built.written);
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
-      const later = options.later ?? ((write: () => void) => write());
       const record = built.record;
       if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, ...record }));
       if (aside !== null) await keepAsSpare(aside, outDir);

@@ -88,29 +88,31 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   // A folder deleted, or replaced by another (moved away and a copy put in its place), takes its watches with it:
   // its identity is looked at every FOLDER_CHECK_MS and after every build, and a new folder there is watched and
   // built as a change.
+  const watchData = () => watchTree(dataDir, debounceMs, accept, onBatch, true);
   let watched = folderIdentity(dataDir);
-  let watcher: TreeWatcher | null = watchTree(dataDir, debounceMs, accept, onBatch, true);
+  let watcher: TreeWatcher | null = watchData();
   // A new folder is watched as soon as it is seen, perhaps while it is still being filled: Node's recursive watch
   // on Linux adds a subfolder by walking the tree, and a subfolder made during that walk can be missed. So once
   // the build the new folder started has ended, the folder is watched afresh and built once more.
   let fresh = false;
+  /** Watches the folder there now (none when it is gone), and builds it: a folder gone is built too, and the build reports it missing. */
+  const reattach = () => {
+    const old = watcher;
+    watcher = watched === undefined ? null : watchData();
+    old?.close();
+    onBatch([dataDir]);
+  };
   const followFolder = () => {
     const now = folderIdentity(dataDir);
     if (now === watched) return;
-    watcher?.close();
     watched = now;
-    // A folder gone is built too: the build reports it missing (and the events of its deletion may not have come).
-    watcher = now === undefined ? null : watchTree(dataDir, debounceMs, accept, onBatch, true);
     fresh = now !== undefined;
-    onBatch([dataDir]);
+    reattach();
   };
   const settleWatch = () => {
     if (!fresh || running !== null || folderIdentity(dataDir) !== watched) return;
     fresh = false;
-    const old = watcher;
-    watcher = watchTree(dataDir, debounceMs, accept, onBatch, true);
-    old?.close();
-    onBatch([dataDir]);
+    reattach();
   };
   const folderCheck = setInterval(followFolder, FOLDER_CHECK_MS);
   run([]);

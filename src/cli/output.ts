@@ -22,6 +22,14 @@ export function colorEnabled(stream: NodeJS.WriteStream, opts: OutputOptions = {
 export const stdout = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 export const stderr = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 
+/**
+ * Writes a line and settles once the stream has handed all of it to the system. A pipe takes 64 KB at once and
+ * the rest only when the event loop turns: a process that works on synchronously after printing (`site build
+ * --watch` writing its cache) would otherwise hold back the end of the line until it is done.
+ */
+export const printed = (stream: NodeJS.WritableStream, s: string): Promise<void> =>
+  new Promise((done) => void stream.write(s.endsWith('\n') ? s : s + '\n', () => done()));
+
 /** An error as a command prints it: a UserError's message (the user can act on it), anything else with its stack. */
 export const errorText = (err: unknown): string => (err instanceof UserError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err));
 

@@ -7,7 +7,9 @@
  * `site build` process would. It is only sooner: the modules are imported,
  * the code is compiled and the search thread is up; a build that saves started
  * does not first compare the output with the last build's; and the build
- * cache is written once the build has been reported, before the next starts.
+ * cache is written once the build has been reported (onBuild's promise has
+ * settled: a report a pipe takes in parts is out in full), before the next
+ * starts.
  *
  * Builds never overlap. Changes that arrive while one runs are gathered and
  * start one more build when it ends; the watcher is up before the first build,
@@ -38,7 +40,7 @@ export interface BuildWatch {
 /** Whether `file` is in `folder` or is `folder`. */
 const within = (folder: string, file: string) => file === folder || file.startsWith(folder + path.sep);
 
-export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild) => void, debounceMs = WATCH_DEBOUNCE_MS): BuildWatch {
+export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild) => void | Promise<void>, debounceMs = WATCH_DEBOUNCE_MS): BuildWatch {
   const dataDir = path.resolve(options.dataDir);
   const hidden = (file: string) => isHiddenPath(path.relative(dataDir, file), path.sep);
   // An output or reports folder inside the data folder would otherwise start a build with every build.

@@ -7,7 +7,7 @@
  * whole `dist/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -201,6 +201,54 @@ describe('site build --watch', () => {
     watch.child.kill('SIGINT');
     expect(await watch.exited).toBe(0);
   }, 60_000);
+
+  it('prints a build in full before it writes the build cache, however long the line', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const cache = path.join(work, 'cache');
+    const dist = path.join(work, 'dist');
+    const watch = startWatch(work, data);
+    running.push(watch.child);
+    expect((await watch.next()).ok, watch.stderr()).toBe(true);
+    expect(await watch.nextWithin(1500)).toBeNull();
+    // What the watch writes once the build is reported (BuildOptions.later): the check's entry, the search
+    // index's entry, the record and the manifest. (Other cache files, such as image copies and search shards,
+    // are touched when used.)
+    const handedOver = () =>
+      readdirSync(cache, { recursive: true })
+        .map(String)
+        .filter((f) => /^(check-[^/]*\.bin|search-[^/]*\.json|(records|manifests)\/.*)$/.test(f));
+    const newest = () => Math.max(...handedOver().map((f) => statSync(path.join(cache, f)).mtimeMs));
+    const before = { cache: newest(), dist: statSync(dist).ino };
+    // Nobody reads the line for now: the pipe and the reading side's buffers hold a few hundred KB of it, and
+    // this build's line is about 1 MB (it names every file the save changed).
+    watch.child.stdout.pause();
+    // Made aside and moved in: one save, one build.
+    const stray = path.join(work, 'stray');
+    mkdirSync(stray);
+    for (let i = 0; i < 4000; i++) writeFileSync(path.join(stray, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}.txt`), '');
+    renameSync(stray, path.join(data, 'stray'));
+    const deadline = Date.now() + 30_000;
+    while (statSync(dist).ino === before.dist) {
+      if (Date.now() > deadline) throw new Error(`no build swapped into dist/ within 30 s: ${watch.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Swapped in, and not reported yet: nothing of the build cache written.
+    const newer = handedOver().filter((f) => statSync(path.join(cache, f)).mtimeMs > before.cache);
+    expect(newer).toEqual([]);
+    watch.child.stdout.resume();
+    let line = await watch.next();
+    while ((line.changed?.length ?? 0) < 4000) line = await watch.next();
+    expect(line.ok, watch.stderr()).toBe(true);
+    expect(line.diagnostics.filter((d) => d.code === 'load/unexpected-file').length).toBeGreaterThan(0);
+    const written = Date.now() + 10_000;
+    while (newest() === before.cache && Date.now() < written) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(newest()).toBeGreaterThan(before.cache);
+    watch.child.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+  }, 90_000);
 
   it('does not build again for its own writes when the output and reports are inside the data folder', async () => {
     const work = workDir();

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { painter, type Painter } from '../../core/paint.js';
 import { wholeNumber } from '../flags.js';
-import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, errorText, stderr, stdout, untilStopped } from '../output.js';
+import { EXIT_OK, EXIT_PROBLEMS, colorEnabled, errorText, printed, stderr, untilStopped } from '../output.js';
 import type { BuildOptions, BuildResult } from '../../emit/index.js';
 import type { WatchedBuild } from '../../emit/watch.js';
 
@@ -120,12 +120,12 @@ export function registerBuild(program: Command, ctx: CommandContext): void {
 async function report(result: BuildResult, flags: BuildFlags, changed?: readonly string[]): Promise<void> {
   if (flags.json) {
     const extra = changed === undefined ? {} : { changed };
-    stdout(JSON.stringify({ ...result, ...extra, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+    await printed(process.stdout, JSON.stringify({ ...result, ...extra, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
     return;
   }
   const findings = await diagnosticsReport(result, painter(colorEnabled(process.stderr, { json: flags.json })));
-  if (findings !== '') stderr(findings);
-  stdout(summaryLine(result, flags.out, flags.reports));
+  if (findings !== '') await printed(process.stderr, findings);
+  await printed(process.stdout, summaryLine(result, flags.out, flags.reports));
 }
 
 /**
@@ -139,7 +139,8 @@ async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise
   const stopped = untilStopped();
   let code = EXIT_OK;
   let reporting = Promise.resolve();
-  const onBuild = (build: WatchedBuild) => {
+  // Returns once the build is printed in full: the watch writes its cache only then (see watchBuilds).
+  const onBuild = (build: WatchedBuild): Promise<void> => {
     const changed = build.changed.map((file) => path.relative(process.cwd(), file) || '.');
     reporting = reporting.then(async () => {
       if (!flags.json && changed.length > 0) {
@@ -155,6 +156,7 @@ async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise
       }
       if (!flags.json && build.changed.length === 0) stderr(`site build: watching ${flags.dataDir} for changes; Ctrl-C stops`);
     });
+    return reporting;
   };
   const watch = watchBuilds(options, onBuild);
   const signal = await stopped;

@@ -62,7 +62,10 @@ export function summaryLine(result: BuildResult, out: string, reports: string): 
   const plural = (n: number, word: string) => `${number.format(n)} ${word}${n === 1 ? '' : 's'}`;
   const links = `links: ${number.format(result.links.references)} checked, ${number.format(result.links.broken + result.links.unsafe)} broken`;
   if (result.ok) {
-    const reused = result.reused > 0 ? ` (${number.format(result.rendered)} rendered, ${number.format(result.reused)} unchanged)` : '';
+    // Every page is rendered or taken over: 404.html and 500.html are rendered by every build, so they count as
+    // rendered here, where the JSON's `rendered` counts route pages only.
+    const rendered = result.pages - result.reused;
+    const reused = result.reused > 0 ? ` (${number.format(rendered)} rendered, ${number.format(result.reused)} unchanged)` : '';
     return `site build: ${plural(result.pages, 'page')}${reused} written to ${out} in ${result.seconds.toFixed(2)} s · ${plural(result.warnings, 'warning')} · ${links}`;
   }
   const why =

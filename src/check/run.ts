@@ -15,7 +15,7 @@ import type { ValidatedFile } from '../load/assemble.js';
 import { bytesOf, dataDirNames, KEPT_BYTES, readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
 import { sizesOf, type CatalogueSizes } from './report.js';
-import { packState, unpackState, type StoredState } from './state.js';
+import { type HeldOutcome, packState, unpackState, type StoredState } from './state.js';
 
 export type { CatalogueSizes };
 
@@ -57,6 +57,17 @@ export interface CheckDataDirOptions {
    * the links its bodies' rules read, and the next check of the same folder must not start.
    */
   later?: (write: () => void) => void;
+  /**
+   * Kept by a caller that checks the same folder again and again in one process (`site build --watch`): the
+   * last check's results, used in place of decoding the cache entry's (which is still read and written, for
+   * the next process) when the entry holds the same. Each check leaves its own.
+   */
+  memory?: CheckMemory;
+}
+
+/** What a check leaves in memory for the next check of the same folder (CheckDataDirOptions.memory). */
+export interface CheckMemory {
+  held?: HeldOutcome;
 }
 
 /** A check's result before it is counted. */
@@ -69,7 +80,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const path = cacheDir && code !== undefined ? entryPath(cacheDir, dataDirNames(dataDir), lean ? 'lean' : '') : undefined;
   // The entry's header names the code (and whether lean) it was made by: another code's entry is a miss.
   const stateId = lean ? `${code}-lean` : code;
-  const state = path && stateId ? readState(path, stateId) : undefined;
+  const state = path && stateId ? readState(path, stateId, options.memory?.held) : undefined;
   const snapshot = readDataDir(dataDir, KEPT_BYTES, state?.known);
   // A lean result's entry holds no bodies, so it is worth keeping for far larger catalogues.
   const key = path ? snapshotKey(snapshot, lean ? `${code}\0lean` : code, lean ? MAX_LEAN_DATA_BYTES : MAX_DATA_BYTES) : undefined;
@@ -95,30 +106,43 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   // A compile that rewrote the stages while they were loading could leave old and new code mixed: store nothing then.
   const { files, context } = load;
   const storable = codeFingerprint(true) === code && files !== undefined && context !== undefined;
+  const { diagnostics, routes, sizes } = checked;
+  const memory = options.memory;
+  if (memory) memory.held = storable ? { key, context, rels: snapshot.files.map((f) => f.rel), files, report: { diagnostics, routes, sizes } } : undefined;
   later(() => {
     if (storable) {
-      const { diagnostics, routes, sizes } = checked;
       const parts = packState({ key, snapshot, context, files, report: { diagnostics, routes, sizes } }, state);
       writeEntryParts(path, stateId, parts.count, parts.make);
     }
     state?.release();
-    emptyLinks(checked.catalogue);
+    emptyLinks(checked.catalogue, memory !== undefined);
   });
   return { ...checked, key, validated: all - reused, reused, read };
 }
 
-function readState(path: string, stateId: string): StoredState | undefined {
+function readState(path: string, stateId: string, held?: HeldOutcome): StoredState | undefined {
   const entry = openEntry(path, stateId);
-  return entry && unpackState(entry);
+  return entry && unpackState(entry, held);
 }
 
 function countRead(snapshot: DataSnapshot): number {
   return snapshot.files.filter((f) => f.digest !== undefined && !f.unread).length + snapshot.images.filter((i) => !i.unread).length;
 }
 
-/** The links of dropped bodies were kept for the rules just run (and stored for the next run's); nothing after the check reads them. */
-function emptyLinks(catalogue: Catalogue | null): void {
-  if (catalogue?.bodies) for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) catalogue.bodies.get(e)!.links = [];
+/**
+ * The links of dropped bodies were kept for the rules just run (and stored for the next run's); nothing after the
+ * check reads them. Held in memory for the next check (`held`), each body keeps them and the catalogue gets a
+ * copy without.
+ */
+function emptyLinks(catalogue: Catalogue | null, held = false): void {
+  const bodies = catalogue?.bodies;
+  if (!catalogue || !bodies) return;
+  for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) {
+    const body = bodies.get(e);
+    if (body === undefined || body.links.length === 0) continue;
+    if (held) bodies.set(e, { ...body, links: [] });
+    else body.links = [];
+  }
 }
 
 /** The stages themselves, imported only on a miss: zod and the rules are most of a cold run's start-up. */

@@ -143,6 +143,21 @@ function fileTable(key: string, context: string, snapshot: DataSnapshot): FileTa
   };
 }
 
+/**
+ * A check's outcome kept in memory between checks of the same folder by a
+ * long-lived process (CheckMemory in run.ts). Its results are the ones the
+ * entry holds whenever the entry was made from the same data (its key, a hash
+ * of every data byte and of the code) in the same context: they then stand in
+ * for decoding the entry's results, as large as the catalogue.
+ */
+export interface HeldOutcome {
+  key: string;
+  context: string;
+  rels: readonly string[];
+  files: readonly ValidatedFile[];
+  report: Report;
+}
+
 /** A stored state, read lazily: only its file table is decoded up front. */
 export interface StoredState {
   key: string;
@@ -172,8 +187,12 @@ export interface StoredState {
   withSettledStats(snapshot: DataSnapshot): Parts | undefined;
 }
 
-/** Undoes `packState`, reading each part of the entry when it is needed; undefined for another layout (then nothing of it is used). */
-export function unpackState(entry: EntryReader): StoredState | undefined {
+/**
+ * Undoes `packState`, reading each part of the entry when it is needed; undefined for another layout (then
+ * nothing of it is used). With `kept` made from the same data and context, its results and report are used
+ * rather than decoded.
+ */
+export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState | undefined {
   let table: FileTable;
   try {
     if (entry.count < 3) throw new Error('another layout');
@@ -202,6 +221,7 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
     const i = index.get(rel);
     return i === undefined ? undefined : digests.slice(40 * i, 40 * i + 40);
   };
+  const same = kept !== undefined && kept.key === table.key && kept.context === table.context && sameList(kept.rels, rels) ? kept : undefined;
   let held: EntryReader | undefined = entry;
   const decode = <T>(i: number, valid: (v: unknown) => boolean): T | undefined => {
     if (!held) return undefined;
@@ -248,8 +268,9 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
       return { count: open.count, make: (i) => (i === 0 ? serialize(fileTable(table.key, table.context, snapshot)) : open.part(i)) };
     },
     digestOf,
-    diagnostics: () => decode<Diagnostic[]>(1, Array.isArray),
+    diagnostics: () => (same ? same.report.diagnostics : decode<Diagnostic[]>(1, Array.isArray)),
     report(plan, lean) {
+      if (same) return heldReport(same, plan, lean);
       // Each part is decoded when first read: a build whose output is up to date (build/incremental/up-to-date.ts)
       // needs none of them, and on 100,000 routes the routes alone take a third of a second. The entry's checksum
       // held, so a part that does not decode is not expected (another layout has another code, see checkDataDir).
@@ -286,17 +307,29 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
       return report;
     },
     resultPart(part, files, context) {
+      // Whether file i's stored result is reusable: known from the held outcome when it stands for the entry's results.
       const r = decoded;
+      const kept = same ? (i: number) => same.files[i].unread !== true : r ? (i: number) => r.kept[i] === 1 : undefined;
       const from = part * FILES_PER_PART;
-      if (!held || !r || context !== table.context || Math.min(FILES_PER_PART, rels.length - from) !== files.length) return undefined;
+      if (!held || !kept || context !== table.context || Math.min(FILES_PER_PART, rels.length - from) !== files.length) return undefined;
       for (let k = 0; k < files.length; k++) {
         const i = from + k;
         const f = files[k];
-        if (!f.reused || r.kept[i] !== 1 || rels[i] !== f.rel || digests.slice(40 * i, 40 * i + 40) !== f.digest) return undefined;
+        if (!f.reused || !kept(i) || rels[i] !== f.rel || digests.slice(40 * i, 40 * i + 40) !== f.digest) return undefined;
       }
       return held.part(3 + part);
     },
     previous() {
+      if (same) {
+        return {
+          context: table.context,
+          get(rel) {
+            const i = index.get(rel);
+            if (i === undefined || same.files[i].unread) return undefined;
+            return { digest: digests.slice(40 * i, 40 * i + 40), result: same.files[i] };
+          },
+        };
+      }
       const r = results();
       if (!r) return undefined;
       const diagnostics = new Map(r.diagnostics);
@@ -310,6 +343,28 @@ export function unpackState(entry: EntryReader): StoredState | undefined {
       };
     },
   };
+}
+
+/**
+ * The report of a held outcome, its catalogue assembled (on first read) from the held results by `plan`: their
+ * body references without the links, as assembleStored gives them, while the held ones keep theirs for the
+ * next check's link rules.
+ */
+function heldReport(held: HeldOutcome, plan: AssemblyPlan, lean: boolean): Report & { catalogue: Catalogue | null } {
+  let catalogue: Catalogue | null | undefined;
+  const withoutLinks = () => held.files.map((f) => (f.body === undefined || f.body.links.length === 0 ? f : { ...f, body: { ...f.body, links: [] } }));
+  const report = { ...held.report } as Report & { catalogue: Catalogue | null };
+  Object.defineProperty(report, 'catalogue', {
+    enumerable: true,
+    get: () => (catalogue ??= held.report.sizes === null ? null : assembleCatalogue(plan, withoutLinks(), lean)),
+  });
+  return report;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The catalogue a stored result had: its body references without the links, which only the check reads. */

@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { applyStrict, countCatalogue } from '../check/report.js';
-import { checkDataDir } from '../check/run.js';
+import { type CheckMemory, checkDataDir } from '../check/run.js';
 import type { Catalogue } from '../core/catalogue.js';
 import { countBySeverity, type Diagnostic } from '../core/diagnostics.js';
 import { defaultCacheDir } from '../load/cache.js';
@@ -51,7 +51,18 @@ export type { BuildOptions, BuildResult, LinkSummary } from './types.js';
 /** The render API the threads import unless the caller names another (BuildOptions.renderModule). */
 const RENDER_MODULE = new URL('../render/index.js', import.meta.url).href;
 
-export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+/**
+ * What a build leaves in memory for the next build of the same data in one process (`site build --watch`): the
+ * last check's results, used in place of decoding the same from the build cache (which is still written, for
+ * the next process) whenever they are what it holds. (The build record is read back from its file: held as the
+ * build made it, 100,000 pages' entries as as many small arrays, it cost the collector more time in the phases
+ * after than reading it saved.)
+ */
+export interface BuildMemory {
+  check: CheckMemory;
+}
+
+export async function buildSite(options: BuildOptions, memory?: BuildMemory): Promise<BuildResult> {
   const clock = stopwatch();
   const outDir = path.resolve(options.outDir);
   type Outcome = Answer;
@@ -91,7 +102,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const later = options.later ?? ((write: () => void) => write());
   try {
     // check
-    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey, later });
+    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey, later, memory: memory?.check });
     clock.lap('check');
     checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
 

@@ -5,7 +5,8 @@
  * Each build is an ordinary `buildSite` call: the same check, build record,
  * temporary folder and atomic swap, so it writes the same bytes as a fresh
  * `site build` process would. It is only sooner: the modules are imported,
- * the code is compiled and the search thread is up; a build that saves started
+ * the code is compiled and the search thread is up; the last check's results
+ * are in memory, not decoded again; a build that saves started
  * does not first compare the output with the last build's; and the build
  * cache is written once the build has been reported (onBuild's promise has
  * settled: a report a pipe takes in parts is out in full), before the next
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { folderIdentity } from '../load/file-stat.js';
 import { isHiddenPath } from '../load/hidden.js';
 import { isEditorNoise, type TreeWatcher, watchTree } from '../load/watch.js';
-import { buildSite } from './index.js';
+import { type BuildMemory, buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
 
@@ -47,6 +48,8 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   const reports = path.resolve(options.reportsDir);
   const written = (file: string) => inOutputFolders(options.outDir, file) || within(reports, file);
   const accept = (file: string) => !isEditorNoise(file) && !hidden(file) && !written(file);
+  // The check's results, from each build to the next (see BuildMemory).
+  const memory: BuildMemory = { check: {} };
   let running: Promise<void> | null = null;
   let waiting: Set<string> | null = null;
   let closed = false;
@@ -54,7 +57,7 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   const run = (changed: readonly string[]) => {
     // The cache's writes wait until the build is reported (BuildOptions.later); the next build, after them.
     const writes: Array<() => void> = [];
-    running = buildSite({ ...options, keepSearchThread: true, saved: changed.length > 0, later: (write) => void writes.push(write) })
+    running = buildSite({ ...options, keepSearchThread: true, saved: changed.length > 0, later: (write) => void writes.push(write) }, memory)
       .then(
         (result) => onBuild({ changed, result }),
         (error: unknown) => onBuild({ changed, error }),

@@ -158,45 +158,92 @@ function editor(data: string, rand: () => number) {
   };
 }
 
+/**
+ * A random sequence of edits, each followed by an incremental check and a check from scratch, lean and whole.
+ * With `held`, the incremental checks keep their results in memory between runs (CheckDataDirOptions.memory),
+ * as `site build --watch` does.
+ */
+async function randomEdits(held: boolean): Promise<void> {
+  const seed = Number(process.env.SITE_TEST_SEED) || 21;
+  const rand = mulberry32(seed);
+  const data = copyOfData();
+  const cacheDir = tempDir('site-incremental-cache-');
+  const edit = editor(data, rand);
+  const ops = Object.keys(edit) as Array<keyof typeof edit>;
+  // Every kind of edit at least once (site.json's three times: see SITE_EDITS), in random order, then a few at random.
+  const planned = [...ops, 'editSite', 'editSite', 'fixJson'] as Array<keyof typeof edit>;
+  for (let i = planned.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [planned[i], planned[j]] = [planned[j], planned[i]];
+  }
+  const schedule = [...planned, ...Array.from({ length: 3 }, () => ops[Math.floor(rand() * ops.length)])];
+  const files = readdirSync(data, { recursive: true }).filter((n) => String(n).endsWith('.json')).length;
+
+  // One memory for each entry (lean and whole), as a process that checks both would keep.
+  const memories = new Map([true, false].map((lean) => [lean, held ? {} : undefined]));
+  // The last incremental catalogue of each: a check that took results from memory shares their entities.
+  const last = new Map<boolean, Catalogue | null>();
+  // Let the copy's stats settle once, so that unchanged files are then taken unread.
+  await settle();
+  for (const lean of [true, false]) last.set(lean, (await checkDataDir(data, { cacheDir, lean, memory: memories.get(lean) })).catalogue);
+  let step = `seed ${seed}, no edit`;
+  for (let n = 0; n <= schedule.length; n++) {
+    for (const lean of [true, false]) {
+      const incremental = await checkDataDir(data, { cacheDir, lean, memory: memories.get(lean) });
+      const scratch = await checkDataDir(data, { cacheDir: false, lean });
+      expectSame(incremental, scratch, `${step} (${lean ? 'lean' : 'whole'})`);
+      const before = last.get(lean);
+      if (incremental.catalogue && before && incremental.reused > 0) {
+        const kept = new Set<unknown>(before.articles);
+        expect(
+          incremental.catalogue.articles.some((a) => kept.has(a)),
+          `${step}: entities shared with the last check`,
+        ).toBe(held);
+      }
+      last.set(lean, incremental.catalogue);
+      expect(incremental.validated + incremental.reused, step).toBe(scratch.validated);
+      expect(scratch.reused).toBe(0);
+      if (step.endsWith('no edit')) expect(incremental.validated, step).toBe(0);
+      // Only the edited file is validated again, unless site.json's limits changed (they are every file's context)
+      // or a file is over them (then nothing is cached).
+      const cached = incremental.key !== undefined;
+      expect(cached, step).toBe(!scratch.diagnostics.some((d) => d.code === 'load/file-too-large'));
+      if (cached && !step.includes('site.json')) expect(incremental.validated, step).toBeLessThanOrEqual(1);
+      expect(incremental.read, step).toBeLessThan(files / 2);
+    }
+    if (n < schedule.length) step = `seed ${seed}, step ${n}: ${edit[schedule[n]]()}`;
+  }
+}
+
 describe('the incremental check', () => {
   it('gives after every edit of a random sequence exactly what a check from scratch gives, lean and whole', async () => {
-    const seed = Number(process.env.SITE_TEST_SEED) || 21;
-    const rand = mulberry32(seed);
+    await randomEdits(false);
+  }, 120_000);
+
+  it('gives the same with its results held in memory between checks, as `site build --watch` holds them', async () => {
+    await randomEdits(true);
+  }, 120_000);
+
+  it('with its results held in memory, still finds the broken links of a body it did not validate again', async () => {
     const data = copyOfData();
     const cacheDir = tempDir('site-incremental-cache-');
-    const edit = editor(data, rand);
-    const ops = Object.keys(edit) as Array<keyof typeof edit>;
-    // Every kind of edit at least once (site.json's three times: see SITE_EDITS), in random order, then a few at random.
-    const planned = [...ops, 'editSite', 'editSite', 'fixJson'] as Array<keyof typeof edit>;
-    for (let i = planned.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      [planned[i], planned[j]] = [planned[j], planned[i]];
-    }
-    const schedule = [...planned, ...Array.from({ length: 3 }, () => ops[Math.floor(rand() * ops.length)])];
-    const files = readdirSync(data, { recursive: true }).filter((n) => String(n).endsWith('.json')).length;
-
-    // Let the copy's stats settle once, so that unchanged files are then taken unread.
-    await settle();
-    for (const lean of [true, false]) await checkDataDir(data, { cacheDir, lean });
-    let step = `seed ${seed}, no edit`;
-    for (let n = 0; n <= schedule.length; n++) {
-      for (const lean of [true, false]) {
-        const incremental = await checkDataDir(data, { cacheDir, lean });
-        const scratch = await checkDataDir(data, { cacheDir: false, lean });
-        expectSame(incremental, scratch, `${step} (${lean ? 'lean' : 'whole'})`);
-        expect(incremental.validated + incremental.reused, step).toBe(scratch.validated);
-        expect(scratch.reused).toBe(0);
-        if (step.endsWith('no edit')) expect(incremental.validated, step).toBe(0);
-        // Only the edited file is validated again, unless site.json's limits changed (they are every file's context)
-        // or a file is over them (then nothing is cached).
-        const cached = incremental.key !== undefined;
-        expect(cached, step).toBe(!scratch.diagnostics.some((d) => d.code === 'load/file-too-large'));
-        if (cached && !step.includes('site.json')) expect(incremental.validated, step).toBeLessThanOrEqual(1);
-        expect(incremental.read, step).toBeLessThan(files / 2);
-      }
-      if (n < schedule.length) step = `seed ${seed}, step ${n}: ${edit[schedule[n]]()}`;
-    }
-  }, 120_000);
+    const memory = {};
+    await checkDataDir(data, { cacheDir, lean: true, memory });
+    const linked = join(data, 'articles', readdirSync(join(data, 'articles'))[0]);
+    const doc = readJson(linked);
+    doc.body = [...doc.body, { type: 'paragraph', text: ['See ', { text: 'this', href: '/no-such-page' }] }];
+    writeJson(linked, doc);
+    const broken = (r: CheckResult) => r.diagnostics.filter((d) => d.code === 'check/broken-link' && d.file.endsWith(linked.slice(data.length)));
+    const first = await checkDataDir(data, { cacheDir, lean: true, memory });
+    expect(broken(first)).toHaveLength(1);
+    // Another file edited: the linked article's result comes from memory, its links with it.
+    const other = join(data, 'products', readdirSync(join(data, 'products'))[0]);
+    writeJson(other, { ...readJson(other), name: 'Renamed in memory' });
+    const second = await checkDataDir(data, { cacheDir, lean: true, memory });
+    expect(second.validated).toBe(1);
+    expect(broken(second)).toHaveLength(1);
+    expectSame(second, await checkDataDir(data, { cacheDir: false, lean: true }), 'another file edited');
+  }, 30_000);
 
   it('does not read a file whose stat is settled and unchanged, and reads again one written just before the check', async () => {
     const data = copyOfData();

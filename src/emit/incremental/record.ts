@@ -12,7 +12,7 @@
  * file) means a full build, never a stale page.
  */
 import { createHash, hash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { fileURLToPath } from 'node:url';
@@ -194,11 +194,6 @@ export function readRecord(cacheDir: string, outDir: string, global: string): Bu
   } catch {
     return undefined;
   }
-}
-
-/** Forgets the record of `outDir`: the folder is about to change in a way it does not describe. */
-export function dropRecord(cacheDir: string, outDir: string): void {
-  rmSync(recordFile(cacheDir, outDir), { force: true });
 }
 
 /** Keeps `record` for `outDir` (now the build's output); never fails the build: without it the next build renders every page. */

@@ -213,13 +213,15 @@ describe('site build --watch', () => {
     expect((await watch.next()).ok, watch.stderr()).toBe(true);
     expect(await watch.nextWithin(1500)).toBeNull();
     // What the watch writes once the build is reported (BuildOptions.later): the check's entry, the search
-    // index's entry, the record and the manifest. (Other cache files, such as image copies and search shards,
-    // are touched when used.)
+    // index's entry, the record and the manifest, each renamed into place from a temporary file, which is left
+    // out here. (Other cache files, such as image copies and search shards, are touched when used.)
     const handedOver = () =>
       readdirSync(cache, { recursive: true })
         .map(String)
-        .filter((f) => /^(check-[^/]*\.bin|search-[^/]*\.json|(records|manifests)\/.*)$/.test(f));
-    const newest = () => Math.max(...handedOver().map((f) => statSync(path.join(cache, f)).mtimeMs));
+        .filter((f) => /^(check-[^/]*\.bin|search-[^/]*\.json|(records|manifests)\/[^/]*\.bin)$/.test(f));
+    // A file listed may have been replaced by the time it is looked at: its successor is newer still.
+    const mtimeOf = (f: string) => statSync(path.join(cache, f), { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
+    const newest = () => Math.max(...handedOver().map(mtimeOf));
     const before = { cache: newest(), dist: statSync(dist).ino };
     // Nobody reads the line for now: the pipe and the reading side's buffers hold a few hundred KB of it, and
     // this build's line is about 1 MB (it names every file the save changed).
@@ -236,7 +238,7 @@ describe('site build --watch', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Swapped in, and not reported yet: nothing of the build cache written.
-    const newer = handedOver().filter((f) => statSync(path.join(cache, f)).mtimeMs > before.cache);
+    const newer = handedOver().filter((f) => mtimeOf(f) > before.cache);
     expect(newer).toEqual([]);
     watch.child.stdout.resume();
     let line = await watch.next();

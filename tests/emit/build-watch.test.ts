@@ -232,7 +232,8 @@ describe('site build --watch', () => {
     for (let i = 0; i < 4000; i++) writeFileSync(path.join(stray, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}.txt`), '');
     renameSync(stray, path.join(data, 'stray'));
     const deadline = Date.now() + 30_000;
-    while (statSync(dist).ino === before.dist) {
+    // Gone for a moment between the swap's two renames: that too means a build is swapping in.
+    while (statSync(dist, { throwIfNoEntry: false })?.ino === before.dist) {
       if (Date.now() > deadline) throw new Error(`no build swapped into dist/ within 30 s: ${watch.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -30,7 +30,7 @@ import { createLiveReload } from './live.js';
 import { type QuickBase, quickCheck, warm } from './quick-check.js';
 import { createRenderSource, isRenderSource } from './render-source.js';
 import { answerPath, type Checked, htmlHash, pageAt, type SiteView, viewOf, withApi } from './site.js';
-import { isEditorNoise, watchTree, type TreeWatcher } from '../load/watch.js';
+import { isEditorNoise, watchFailure, watchTree, type TreeWatcher } from '../load/watch.js';
 
 export interface DevOptions {
   dataDir: string;
@@ -342,9 +342,12 @@ export async function startDevServer(opts: DevOptions): Promise<DevServer> {
     if (watching) return;
     watching = true;
     clearTimeout(watchSoon);
-    watchers.push(watchTree(path.resolve(dataDir), debounceMs, (f) => !isEditorNoise(f), onData));
+    const onError = (dir: string) => (err: NodeJS.ErrnoException) => log(`site dev: ${watchFailure(dir, err)}`);
+    const data = path.resolve(dataDir);
+    watchers.push(watchTree(data, debounceMs, (f) => !isEditorNoise(f), onData, { onError: onError(data) }));
     const srcDir = path.join(sourceRoot, 'src');
-    if (existsSync(srcDir)) watchers.push(watchTree(srcDir, debounceMs, (f) => !isEditorNoise(f) && isRenderSource(sourceRoot, f), onCode));
+    if (existsSync(srcDir))
+      watchers.push(watchTree(srcDir, debounceMs, (f) => !isEditorNoise(f) && isRenderSource(sourceRoot, f), onCode, { onError: onError(srcDir) }));
   }
   let watchSoon: NodeJS.Timeout | undefined;
   try {

@@ -19,7 +19,9 @@
 import path from 'node:path';
 import { folderIdentity } from '../load/file-stat.js';
 import { isHiddenPath } from '../load/hidden.js';
-import { isEditorNoise, type TreeWatcher, watchTree } from '../load/watch.js';
+import { isEditorNoise, type TreeWatcher, watchFailure, watchTree } from '../load/watch.js';
+
+export { watchFailure };
 import { type BuildMemory, buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
@@ -41,7 +43,17 @@ export interface BuildWatch {
 /** Whether `file` is in `folder` or is `folder`. */
 const within = (folder: string, file: string) => file === folder || file.startsWith(folder + path.sep);
 
-export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild) => void | Promise<void>, debounceMs = WATCH_DEBOUNCE_MS): BuildWatch {
+export interface WatchBuildsOptions {
+  debounceMs?: number;
+  /** Part of the data folder cannot be watched (see WatchTreeOptions.onError): saves there would go unseen. */
+  onWatchError?: (err: NodeJS.ErrnoException) => void;
+}
+
+export function watchBuilds(
+  options: BuildOptions,
+  onBuild: (build: WatchedBuild) => void | Promise<void>,
+  { debounceMs = WATCH_DEBOUNCE_MS, onWatchError }: WatchBuildsOptions = {},
+): BuildWatch {
   const dataDir = path.resolve(options.dataDir);
   const hidden = (file: string) => isHiddenPath(path.relative(dataDir, file), path.sep);
   // An output or reports folder inside the data folder would otherwise start a build with every build.
@@ -93,7 +105,7 @@ export function watchBuilds(options: BuildOptions, onBuild: (build: WatchedBuild
   // A folder deleted, or replaced by another (moved away and a copy put in its place), takes its watches with it:
   // its identity is looked at every FOLDER_CHECK_MS and after every build, and a new folder there is watched and
   // built as a change.
-  const watchData = () => watchTree(dataDir, debounceMs, accept, onBatch, true);
+  const watchData = () => watchTree(dataDir, debounceMs, accept, onBatch, { persistent: true, onError: onWatchError });
   let watched = folderIdentity(dataDir);
   let watcher: TreeWatcher | null = watchData();
   // A new folder is watched as soon as it is seen, perhaps while it is still being filled: Node's recursive watch

@@ -253,6 +253,24 @@ describe('site build --watch', () => {
     expect(await watch.exited).toBe(0);
   }, 90_000);
 
+  it('stops with a clear error, not in silence, when the data folder cannot be watched whole', async () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const child = spawn(
+      process.execPath,
+      ['--import', new URL('./watch-limit.mjs', import.meta.url).href, path.join(ROOT, 'bin/site'), 'build', '--watch', '--data-dir', data],
+      { cwd: work, env: { ...process.env, NO_COLOR: '1', SITE_CACHE_DIR: path.join(work, 'cache') } },
+    );
+    running.push(child);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(`site build: cannot watch every file under ${data}: the system's limit of file watches is reached`);
+    expect(stderr).toContain('fs.inotify.max_user_watches');
+  }, 60_000);
+
   it('does not build again for its own writes when the output and reports are inside the data folder', async () => {
     const work = workDir();
     const data = path.join(work, 'data');

@@ -135,12 +135,20 @@ async function report(result: BuildResult, flags: BuildFlags, changed?: readonly
  * `--watch`: each build reported as a single build is (one JSON document per line under --json), the files
  * whose change started it named, until SIGINT or SIGTERM; then the build under way ends (its swap completes or
  * never starts). A second Ctrl-C stops at once, which a build survives (the swap is atomic). The exit code is
- * the last build's.
+ * the last build's; 1 when the watch stopped because part of the data folder could not be watched.
  */
 async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise<number> {
-  const { watchBuilds } = await import('../../emit/watch.js');
+  const { watchBuilds, watchFailure } = await import('../../emit/watch.js');
   const stopped = untilStopped();
   let code = EXIT_OK;
+  // A watch that cannot see every file would build stale output without saying so: it stops, and says why.
+  let failure: string | undefined;
+  let fail: () => void = () => undefined;
+  const failed = new Promise<void>((resolve) => (fail = resolve));
+  const onWatchError = (err: NodeJS.ErrnoException) => {
+    failure ??= watchFailure(path.resolve(flags.dataDir), err);
+    fail();
+  };
   let reporting = Promise.resolve();
   // Returns once the build is printed in full: the watch writes its cache only then (see watchBuilds).
   const onBuild = (build: WatchedBuild): Promise<void> => {
@@ -157,14 +165,15 @@ async function watchAndReport(options: BuildOptions, flags: BuildFlags): Promise
         code = build.result.ok ? EXIT_OK : EXIT_PROBLEMS;
         await report(build.result, flags, changed);
       }
-      if (!flags.json && build.changed.length === 0) stderr(`site build: watching ${flags.dataDir} for changes; Ctrl-C stops`);
+      if (!flags.json && build.changed.length === 0 && failure === undefined) stderr(`site build: watching ${flags.dataDir} for changes; Ctrl-C stops`);
     });
     return reporting;
   };
-  const watch = watchBuilds(options, onBuild);
-  const signal = await stopped;
-  if (!flags.json) stderr(`site build: ${signal}: stopping once the build under way ends`);
+  const watch = watchBuilds(options, onBuild, { onWatchError });
+  const signal = await Promise.race([stopped, failed]);
+  if (failure !== undefined) stderr(`site build: ${failure} Stopping once the build under way ends.`);
+  else if (!flags.json) stderr(`site build: ${signal}: stopping once the build under way ends`);
   await watch.close();
   await reporting;
-  return code;
+  return failure === undefined ? code : EXIT_PROBLEMS;
 }

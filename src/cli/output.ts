@@ -19,8 +19,11 @@ export function colorEnabled(stream: NodeJS.WriteStream, opts: OutputOptions = {
   return Boolean(stream.isTTY);
 }
 
-export const stdout = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
-export const stderr = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+/** `s` ending in one newline, as every line printed does. */
+const line = (s: string): string => (s.endsWith('\n') ? s : s + '\n');
+
+export const stdout = (s: string): void => void process.stdout.write(line(s));
+export const stderr = (s: string): void => void process.stderr.write(line(s));
 
 /**
  * Writes a line and settles once the stream has handed all of it to the system. A pipe takes 64 KB at once and
@@ -28,7 +31,7 @@ export const stderr = (s: string): void => void process.stderr.write(s.endsWith(
  * --watch` writing its cache) would otherwise hold back the end of the line until it is done.
  */
 export const printed = (stream: NodeJS.WritableStream, s: string): Promise<void> =>
-  new Promise((done) => void stream.write(s.endsWith('\n') ? s : s + '\n', () => done()));
+  new Promise((done) => void stream.write(line(s), () => done()));
 
 /** An error as a command prints it: a UserError's message (the user can act on it), anything else with its stack. */
 export const errorText = (err: unknown): string => (err instanceof UserError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err));

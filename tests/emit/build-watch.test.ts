@@ -71,11 +71,17 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** A watch over a copy of the small fixture, its first build done, then its data folder deleted: up to the build that finds it gone. */
-async function watchThenDelete() {
+/** A work folder with a copy of the small fixture as its data folder. */
+function copyOfSmall(): { work: string; data: string } {
   const work = workDir();
   const data = path.join(work, 'data');
   cpSync(SMALL, data, { recursive: true });
+  return { work, data };
+}
+
+/** A watch over a copy of the small fixture, its first build done, then its data folder deleted: up to the build that finds it gone. */
+async function watchThenDelete() {
+  const { work, data } = copyOfSmall();
   const watch = startWatch(work, data);
   running.push(watch.child);
   expect((await watch.next()).ok, watch.stderr()).toBe(true);
@@ -91,9 +97,7 @@ describe('site build --watch', () => {
   beforeAll(() => requireCompiled());
 
   it('builds again on each save, each time to the bytes of a clean build, and stops on Ctrl-C with the last exit code', async () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
+    const { work, data } = copyOfSmall();
     const cleanDigests = async (name: string) => {
       const out = path.join(work, name);
       const run = await site(['build', '--data-dir', data, '--out', out, '--reports', `${out}-reports`, '--no-cache', '--json']);
@@ -203,9 +207,7 @@ describe('site build --watch', () => {
   }, 60_000);
 
   it('prints a build in full before it writes the build cache, however long the line', async () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
+    const { work, data } = copyOfSmall();
     const cache = path.join(work, 'cache');
     const dist = path.join(work, 'dist');
     const watch = startWatch(work, data);
@@ -254,9 +256,7 @@ describe('site build --watch', () => {
   }, 90_000);
 
   it('stops with a clear error, not in silence, when the data folder cannot be watched whole', async () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
+    const { work, data } = copyOfSmall();
     const child = spawn(
       process.execPath,
       ['--import', new URL('./watch-limit.mjs', import.meta.url).href, path.join(ROOT, 'bin/site'), 'build', '--watch', '--data-dir', data],
@@ -272,9 +272,7 @@ describe('site build --watch', () => {
   }, 60_000);
 
   it('does not build again for its own writes when the output and reports are inside the data folder', async () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
+    const { work, data } = copyOfSmall();
     // The output, its temporary folder and spare beside it, and the reports: all under the watched folder.
     const watch = startWatch(work, data, path.join(data, 'site-out'), path.join(data, 'site-reports'));
     running.push(watch.child);

@@ -30,8 +30,7 @@ export const stderr = (s: string): void => void process.stderr.write(line(s));
  * the rest only when the event loop turns: a process that works on synchronously after printing (`site build
  * --watch` writing its cache) would otherwise hold back the end of the line until it is done.
  */
-export const printed = (stream: NodeJS.WritableStream, s: string): Promise<void> =>
-  new Promise((done) => void stream.write(line(s), () => done()));
+export const printed = (stream: NodeJS.WritableStream, s: string): Promise<void> => new Promise((done) => void stream.write(line(s), () => done()));
 
 /** An error as a command prints it: a UserError's message (the user can act on it), anything else with its stack. */
 export const errorText = (err: unknown): string => (err instanceof UserError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -67,8 +67,10 @@ export function watchTree(
       timer = setTimeout(flush, debounceMs);
     });
   } catch (err) {
-    // Node's recursive watch walks the tree as it starts, and a failure there is thrown rather than emitted.
-    failed(err as NodeJS.ErrnoException);
+    // Node's recursive watch walks the tree as it starts, and a limit reached there is thrown rather than emitted.
+    // A folder gone is thrown to the caller, which follows its folder (see watchBuilds).
+    if (isGone(err as NodeJS.ErrnoException) || onError === undefined) throw err;
+    onError(err as NodeJS.ErrnoException);
     return { close: () => undefined };
   }
   watcher.on('error', failed);

@@ -139,7 +139,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       });
     }
     const catalogue = checked.catalogue;
-    boundHeapGrowth(plan.length);
+    boundHeapGrowth(plan.length, options.resident === true);
 
     // incremental: the pages whose inputs did not change since the last build into this folder are taken over
     const bodyOf = detailBody(catalogue);
@@ -160,7 +160,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
           plan.map((p) => p.route),
           cacheDir,
           checked.key,
-          (tasks) => indexInWorker(tasks, options.keepSearchThread),
+          (tasks) => indexInWorker(tasks, options.resident),
           later,
         );
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
@@ -357,7 +357,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
                 ctx.cacheDir,
                 ctx.checkKey,
                 indexInThread,
-                options.keepSearchThread,
+                options.resident,
               )
             ).files.map((f) => f.path),
           );

@@ -6,7 +6,8 @@
  * temporary folder and atomic swap, so it writes the same bytes as a fresh
  * `site build` process would. It is only sooner: the modules are imported,
  * the code is compiled and the search thread is up; the last check's results
- * are in memory, not decoded again; a build that saves started
+ * are in memory, not decoded again; a large build's heap is collected less
+ * often (BuildOptions.resident); a build that saves started
  * does not first compare the output with the last build's; and the build
  * cache is written once the build has been reported (onBuild's promise has
  * settled: a report a pipe takes in parts is out in full), before the next
@@ -69,7 +70,7 @@ export function watchBuilds(
   const run = (changed: readonly string[]) => {
     // The cache's writes wait until the build is reported (BuildOptions.later); the next build, after them.
     const writes: Array<() => void> = [];
-    running = buildSite({ ...options, keepSearchThread: true, saved: changed.length > 0, later: (write) => void writes.push(write) }, memory)
+    running = buildSite({ ...options, resident: true, saved: changed.length > 0, later: (write) => void writes.push(write) }, memory)
       .then(
         (result) => onBuild({ changed, result }),
         (error: unknown) => onBuild({ changed, error }),

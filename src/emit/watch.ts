@@ -7,7 +7,9 @@
  * `site build` process would. It is only sooner: the modules are imported,
  * the code is compiled and the search thread is up; the last check's results
  * are in memory, not decoded again; a large build's heap is collected less
- * often (BuildOptions.resident); a build that saves started
+ * often (BuildOptions.resident); after its first build, and after one that
+ * rendered many pages, the spare gets the pages it lacks while no save waits
+ * (incremental/spare.ts), not the next build's take-over; a build that saves started
  * does not first compare the output with the last build's; and the build
  * cache is written once the build has been reported (onBuild's promise has
  * settled: a report a pipe takes in parts is out in full), before the next
@@ -18,11 +20,13 @@
  * so that nothing saved during it is missed.
  */
 import path from 'node:path';
+import { defaultCacheDir } from '../load/cache.js';
 import { folderIdentity } from '../load/file-stat.js';
 import { isHiddenPath } from '../load/hidden.js';
 import { isEditorNoise, type TreeWatcher, watchFailure, watchTree } from '../load/watch.js';
 
 export { watchFailure };
+import { refreshSpare, spareWorthRefreshing } from './incremental/spare.js';
 import { type BuildMemory, buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
@@ -67,12 +71,28 @@ export function watchBuilds(
   let waiting: Set<string> | null = null;
   let closed = false;
 
+  // Where the builds keep their cache (as buildSite finds it); none under --no-cache.
+  const cacheDir = options.cache === false ? undefined : defaultCacheDir();
+  /**
+   * Until a save comes, the spare gets the pages it lacks (incremental/spare.ts): after the first build (a
+   * `site build` before the watch may have rendered every page), and after any that rendered many.
+   */
+  const refreshSpareAfter = async (result: BuildResult | undefined, first: boolean): Promise<void> => {
+    if (cacheDir === undefined || result?.ok !== true) return;
+    if (!first && !spareWorthRefreshing(result.rendered, result.rendered + result.reused)) return;
+    await refreshSpare(cacheDir, options.outDir, () => closed || waiting !== null).catch(() => undefined);
+  };
+
   const run = (changed: readonly string[]) => {
     // The cache's writes wait until the build is reported (BuildOptions.later); the next build, after them.
     const writes: Array<() => void> = [];
+    let built: BuildResult | undefined;
     running = buildSite({ ...options, resident: true, saved: changed.length > 0, later: (write) => void writes.push(write) }, memory)
       .then(
-        (result) => onBuild({ changed, result }),
+        (result) => {
+          built = result;
+          return onBuild({ changed, result });
+        },
         (error: unknown) => onBuild({ changed, error }),
       )
       .then(() => new Promise(setImmediate))
@@ -85,6 +105,7 @@ export function watchBuilds(
           }
         }
       })
+      .then(() => refreshSpareAfter(built, changed.length === 0))
       .finally(() => {
         running = null;
         if (closed) return;

@@ -17,6 +17,8 @@ interface WatchLine {
   ok: boolean;
   failedAt?: string;
   rendered: number;
+  reused: number;
+  unchanged: { pages: number; byStamp: number };
   pages: number;
   changed?: string[];
   diagnostics: Array<{ code: string; file?: string }>;
@@ -71,6 +73,15 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+/** A paragraph put at the top of the small fixture's article what-is-curcumin, saved as an editor saves it; returns its file. */
+function editArticle(data: string, text: string): string {
+  const article = path.join(data, 'articles', 'what-is-curcumin.json');
+  const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
+  entity.body.unshift({ type: 'paragraph', text });
+  writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+  return article;
+}
+
 /** A work folder with a copy of the small fixture as its data folder. */
 function copyOfSmall(): { work: string; data: string } {
   const work = workDir();
@@ -106,11 +117,6 @@ describe('site build --watch', () => {
     };
     const dist = path.join(work, 'dist');
     const article = path.join(data, 'articles', 'what-is-curcumin.json');
-    const editArticle = (text: string) => {
-      const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
-      entity.body.unshift({ type: 'paragraph', text });
-      writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
-    };
 
     const watch = startWatch(work, data);
     running.push(watch.child);
@@ -120,7 +126,7 @@ describe('site build --watch', () => {
     expect(first.rendered).toBeGreaterThan(10);
 
     // One save: one build, of the pages the edit touches, to the bytes of a clean build.
-    editArticle('Stored cool and dry.');
+    editArticle(data, 'Stored cool and dry.');
     const edited = await watch.next();
     expect(edited.ok, watch.stderr()).toBe(true);
     expect(edited.changed).toEqual([path.relative(work, article)]);
@@ -144,7 +150,7 @@ describe('site build --watch', () => {
 
     // Saves during a build start one more build after it: the last save always reaches dist/.
     for (let i = 0; i < 4; i++) {
-      editArticle(`Save ${i}.`);
+      editArticle(data, `Save ${i}.`);
       await new Promise((resolve) => setTimeout(resolve, 60));
     }
     let last = await watch.next();
@@ -170,10 +176,7 @@ describe('site build --watch', () => {
     let back = await watch.next();
     while (!back.ok) back = await watch.next();
     // Saves in the new folder are seen.
-    const article = path.join(data, 'articles', 'what-is-curcumin.json');
-    const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
-    entity.body.unshift({ type: 'paragraph', text: 'Stored cool and dry.' });
-    writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+    const article = editArticle(data, 'Stored cool and dry.');
     // The build it starts may find the page rendered already, by a build the copy's last events started.
     let edited = await watch.next();
     while (!edited.changed?.includes(path.relative(work, article))) edited = await watch.next();
@@ -255,6 +258,65 @@ describe('site build --watch', () => {
     expect(await watch.exited).toBe(0);
   }, 90_000);
 
+  describe('copies into the spare, before the next save, the pages it lacks, which that save then keeps there by their stamps', () => {
+    /** The small fixture built once, then its brand changed: on every page, so the next build renders them all. */
+    const builtThenRebranded = async () => {
+      const { work, data } = copyOfSmall();
+      const oneShot = () =>
+        site(['build', '--json', '--data-dir', data, '--out', 'dist', '--reports', 'reports'], {
+          cwd: work,
+          env: { SITE_CACHE_DIR: path.join(work, 'cache') },
+        });
+      const built = await oneShot();
+      expect(built.code, built.stderr).toBe(0);
+      const siteFile = path.join(data, 'site.json');
+      writeFileSync(siteFile, readFileSync(siteFile, 'utf8').replace('"Fixture Botanicals"', '"Fixture Botanicals Co."'));
+      return { work, data, oneShot };
+    };
+    /** After a quiet while, an article saved: its build finds every page it takes over in the spare by its stamp (none copied). */
+    const saveAfterQuiet = async (work: string, data: string, watch: ReturnType<typeof startWatch>) => {
+      expect(await watch.nextWithin(1500)).toBeNull();
+      editArticle(data, 'Stored cool and dry.');
+      const edited = await watch.next();
+      expect(edited.ok, watch.stderr()).toBe(true);
+      expect(edited.rendered).toBeGreaterThanOrEqual(1);
+      expect(edited.reused).toBeGreaterThan(10);
+      // (A page rendered to the bytes it had counts too.)
+      expect(edited.unchanged.byStamp).toBeGreaterThanOrEqual(edited.reused);
+      const clean = path.join(work, 'clean');
+      const run = await site(['build', '--data-dir', data, '--out', clean, '--reports', `${clean}-reports`, '--no-cache', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(fileDigests(path.join(work, 'dist'))).toEqual(fileDigests(clean));
+      watch.child.kill('SIGINT');
+      expect(await watch.exited).toBe(0);
+    };
+
+    /** The watch started, and its first build's line. */
+    const watched = async (work: string, data: string) => {
+      const watch = startWatch(work, data);
+      running.push(watch.child);
+      const first = await watch.next();
+      expect(first.ok, watch.stderr()).toBe(true);
+      return { watch, first };
+    };
+
+    it('after a build of the watch that rendered every page', async () => {
+      const { work, data } = await builtThenRebranded();
+      const { watch, first } = await watched(work, data);
+      expect(first.reused).toBe(0);
+      await saveAfterQuiet(work, data, watch);
+    }, 60_000);
+
+    it('after a build before the watch rendered every page, and the watch found nothing to build', async () => {
+      const { work, data, oneShot } = await builtThenRebranded();
+      const rebuilt = await oneShot();
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      const { watch, first } = await watched(work, data);
+      expect(first.rendered).toBe(0);
+      await saveAfterQuiet(work, data, watch);
+    }, 60_000);
+  });
+
   it('stops with a clear error, not in silence, when the data folder cannot be watched whole', async () => {
     const { work, data } = copyOfSmall();
     const child = spawn(
@@ -278,10 +340,7 @@ describe('site build --watch', () => {
     running.push(watch.child);
     expect((await watch.next()).ok, watch.stderr()).toBe(true);
     expect(await watch.nextWithin(2000)).toBeNull();
-    const article = path.join(data, 'articles', 'what-is-curcumin.json');
-    const entity = JSON.parse(readFileSync(article, 'utf8')) as { body: unknown[] };
-    entity.body.unshift({ type: 'paragraph', text: 'Stored cool and dry.' });
-    writeFileSync(article, `${JSON.stringify(entity, null, 2)}\n`);
+    const article = editArticle(data, 'Stored cool and dry.');
     const edited = await watch.next();
     expect(edited.ok, watch.stderr()).toBe(true);
     expect(edited.changed).toEqual([path.relative(work, article)]);

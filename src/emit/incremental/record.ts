@@ -185,11 +185,20 @@ const recordFile = (cacheDir: string, outDir: string): string => outputCacheFile
 
 /** The record of `outDir`, when there is one for this folder as it is and these code and options; else undefined. */
 export function readRecord(cacheDir: string, outDir: string, global: string): BuildRecord | undefined {
+  const record = readOutputRecord(cacheDir, outDir);
+  return record?.global === global ? record : undefined;
+}
+
+/**
+ * The record of `outDir` as the folder is, whatever code and options made it: its pages' files, digests and stamps
+ * describe the folder either way (incremental/spare.ts); whether its pages can be taken over is readRecord's question.
+ */
+export function readOutputRecord(cacheDir: string, outDir: string): BuildRecord | undefined {
   const file = recordFile(cacheDir, outDir);
   if (!existsSync(file)) return undefined;
   try {
     const packed = deserialize(readFileSync(file)) as PackedRecord;
-    if (packed?.format !== FORMAT || packed.global !== global || packed.folder !== folderIdentity(outDir)) return undefined;
+    if (packed?.format !== FORMAT || packed.folder !== folderIdentity(outDir)) return undefined;
     return unpackRecord(packed);
   } catch {
     return undefined;

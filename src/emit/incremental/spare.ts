@@ -1,0 +1,92 @@
+/**
+ * The spare brought up to the output between builds. The next build writes
+ * into the spare (output/atomic.ts), which holds the output of the build
+ * before the last: every page the last build rendered is out of date there,
+ * and the next build's take-over copies each of them from the output while
+ * a save waits for it. After a build that rendered many pages (the first
+ * build of `site build --watch` after a code or config change, a new nav
+ * label) that copy is most of the next build: at 100,000 routes 20 s of an
+ * article's edit. A process that has time before the next build (the watch
+ * between saves) makes the same copies ahead of it, and records the spare's
+ * stamps, so that the take-over finds those pages kept by their stamps.
+ *
+ * The spare's stamps are taken before any file is touched and recorded again
+ * at the end, as a build does: stopped half way (a save arrives, the process
+ * is killed), the next build finds those it recorded, or none, and compares
+ * the other pages itself. Only a page whose output file still has the stamp
+ * its record names is copied, so the copy holds the recorded bytes.
+ */
+import { copyFileSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { spareDirFor } from '../output/atomic.js';
+import { keepStamped } from '../output/page-file.js';
+import { insideRoot, twinFileOf } from '../output/paths.js';
+import { digestOfStamp, stampOf, stampRecorder, takeStamps } from '../output/stamps.js';
+import { readOutputRecord, type RecordedEntry } from './record.js';
+
+/** Pages copied between two looks at `stop`: each copy is a fraction of a millisecond. */
+const CHUNK = 256;
+
+/**
+ * Whether a build that rendered `rendered` of `pages` route pages left enough
+ * out of date in the spare to refresh it: reading the record and the stamps
+ * costs about as much as copying a twentieth of the pages.
+ */
+export function spareWorthRefreshing(rendered: number, pages: number): boolean {
+  return rendered > 0 && rendered * 20 >= pages;
+}
+
+/**
+ * Copies into the spare of `outDir` each page of the output's record that
+ * the spare does not hold (by its stamps), with its twin, and records the
+ * spare's stamps. Stops between chunks once `stop()` says so; what it did
+ * by then stands. Returns the pages copied.
+ */
+export async function refreshSpare(cacheDir: string, outDir: string, stop: () => boolean): Promise<number> {
+  const spare = spareDirFor(outDir);
+  const record = existsSync(spare) ? readOutputRecord(cacheDir, outDir) : undefined;
+  if (record === undefined) return 0;
+  const stamps = takeStamps(cacheDir, spare);
+  const recorder = stampRecorder(cacheDir, spare);
+  const output = path.resolve(outDir);
+  let copied = 0;
+  try {
+    for (let at = 0; at < record.entries.length && !stop(); at += CHUNK) {
+      for (const entry of record.entries.slice(at, at + CHUNK)) {
+        const held = stamps.get(entry.file);
+        if (held !== undefined && digestOfStamp(held) === entry.digest) continue;
+        const stamp = copyPage(output, spare, entry);
+        if (stamp === undefined) continue;
+        stamps.set(entry.file, stamp);
+        copied++;
+      }
+      await new Promise(setImmediate);
+    }
+    for (const [file, stamp] of stamps) recorder.add(file, stamp);
+    recorder.keep();
+  } catch {
+    // Never an error of the watch: without the spare's stamps the next build compares its pages itself.
+    recorder.drop();
+  }
+  return copied;
+}
+
+/** The page (and its twin) copied from the output into the spare; its new stamp, or undefined when it could not be. */
+function copyPage(output: string, spare: string, entry: RecordedEntry): string | undefined {
+  try {
+    const source = insideRoot(output, entry.file);
+    const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
+    // Changed since the build recorded it: the next build decides what the page is.
+    if (!there?.isFile() || stampOf(there, entry.digest) !== entry.stamp) return undefined;
+    const target = insideRoot(spare, entry.file);
+    const twinFile = twinFileOf(entry.file);
+    const twin = twinFile !== null && existsSync(insideRoot(output, twinFile)) ? insideRoot(spare, twinFile) : undefined;
+    // A new file, never a write through an old one (which may be a link elsewhere; see page-file.ts).
+    if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
+    else mkdirSync(path.dirname(target), { recursive: true });
+    copyFileSync(source, target);
+    return keepStamped(target, entry.digest, stampOf(lstatSync(target, { bigint: true }), entry.digest), twin)?.stamp;
+  } catch {
+    return undefined;
+  }
+}

@@ -8,8 +8,8 @@
  * the code is compiled and the search thread is up; the last check's results
  * are in memory, not decoded again; a large build's heap is collected less
  * often (BuildOptions.resident); after its first build, and after one that
- * rendered many pages, the spare gets the pages it lacks while no save waits
- * (incremental/spare.ts), not the next build's take-over; a build that saves started
+ * rendered many pages, the spare gets the pages it lacks once no save has come
+ * for a second (incremental/spare.ts), not the next build's take-over; a build that saves started
  * does not first compare the output with the last build's; and the build
  * cache is written once the build has been reported (onBuild's promise has
  * settled: a report a pipe takes in parts is out in full), before the next
@@ -33,6 +33,12 @@ import type { BuildOptions, BuildResult } from './types.js';
 
 /** Quiet time after the last event of a save before building: an editor's save is several events. */
 export const WATCH_DEBOUNCE_MS = 30;
+
+/**
+ * Quiet after a build before the spare is filled (incremental/spare.ts): a save that follows at once, as an
+ * editor's next often does, does not wait for the output's record to be read (about a second at 100,000 routes).
+ */
+const SPARE_QUIET_MS = 1000;
 
 /** How often the data folder's identity is looked at (see folderIdentity). */
 const FOLDER_CHECK_MS = 500;
@@ -71,19 +77,42 @@ export function watchBuilds(
   let waiting: Set<string> | null = null;
   let closed = false;
 
+  /** Starts one build for the saves gathered while something ran, if any. */
+  const runWaiting = () => {
+    if (closed || running !== null || waiting === null) return;
+    const next = [...waiting].sort();
+    waiting = null;
+    run(next);
+  };
+
   // Where the builds keep their cache (as buildSite finds it); none under --no-cache.
   const cacheDir = options.cache === false ? undefined : defaultCacheDir();
+  let refreshTimer: NodeJS.Timeout | undefined;
   /**
-   * Until a save comes, the spare gets the pages it lacks (incremental/spare.ts): after the first build (a
-   * `site build` before the watch may have rendered every page), and after any that rendered many.
+   * After SPARE_QUIET_MS without a save, the spare gets the pages it lacks (incremental/spare.ts): after the first
+   * build (a `site build` before the watch may have rendered every page), and after any that rendered many. It runs
+   * as a build does: a save waits for it, and stops it between two chunks of pages.
    */
-  const refreshSpareAfter = async (result: BuildResult | undefined, first: boolean): Promise<void> => {
+  const refreshLater = (result: BuildResult | undefined, first: boolean) => {
+    clearTimeout(refreshTimer);
     if (cacheDir === undefined || result?.ok !== true) return;
     if (!first && !spareWorthRefreshing(result.rendered, result.rendered + result.reused)) return;
-    await refreshSpare(cacheDir, options.outDir, () => closed || waiting !== null).catch(() => undefined);
+    refreshTimer = setTimeout(() => {
+      if (closed || running !== null) return;
+      running = refreshSpare(cacheDir, options.outDir, () => closed || waiting !== null)
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .finally(() => {
+          running = null;
+          runWaiting();
+        });
+    }, SPARE_QUIET_MS);
   };
 
   const run = (changed: readonly string[]) => {
+    clearTimeout(refreshTimer);
     // The cache's writes wait until the build is reported (BuildOptions.later); the next build, after them.
     const writes: Array<() => void> = [];
     let built: BuildResult | undefined;
@@ -105,17 +134,14 @@ export function watchBuilds(
           }
         }
       })
-      .then(() => refreshSpareAfter(built, changed.length === 0))
       .finally(() => {
         running = null;
         if (closed) return;
         // A build that found the folder gone: the folder is followed at once, not at the next look.
         followFolder();
         settleWatch();
-        if (running !== null || waiting === null) return;
-        const next = [...waiting].sort();
-        waiting = null;
-        run(next);
+        refreshLater(built, changed.length === 0);
+        runWaiting();
       });
   };
 
@@ -160,6 +186,7 @@ export function watchBuilds(
     async close() {
       closed = true;
       clearInterval(folderCheck);
+      clearTimeout(refreshTimer);
       watcher?.close();
       while (running !== null) await running;
     },

@@ -273,9 +273,9 @@ describe('site build --watch', () => {
       writeFileSync(siteFile, readFileSync(siteFile, 'utf8').replace('"Fixture Botanicals"', '"Fixture Botanicals Co."'));
       return { work, data, oneShot };
     };
-    /** After a quiet while, an article saved: its build finds every page it takes over in the spare by its stamp (none copied). */
+    /** After a quiet while (the watch waits a second), an article saved: its build finds every page it takes over in the spare by its stamp (none copied). */
     const saveAfterQuiet = async (work: string, data: string, watch: ReturnType<typeof startWatch>) => {
-      expect(await watch.nextWithin(1500)).toBeNull();
+      expect(await watch.nextWithin(3000)).toBeNull();
       editArticle(data, 'Stored cool and dry.');
       const edited = await watch.next();
       expect(edited.ok, watch.stderr()).toBe(true);

@@ -54,7 +54,9 @@ const RENDER_MODULE = new URL('../render/index.js', import.meta.url).href;
 /**
  * What a build leaves in memory for the next build of the same data in one process (`site build --watch`): the
  * last check's results, used in place of decoding the same from the build cache (which is still written, for
- * the next process) whenever they are what it holds. (The build record is read back from its file: held as the
+ * the next process) whenever they are what it holds. Given it, a build knows another follows in this process:
+ * the search index's thread stays up for it, and a large build's heap grows further between collections
+ * (boundHeapGrowth). (The build record is read back from its file: held as the
  * build made it, 100,000 pages' entries as as many small arrays, it cost the collector more time in the phases
  * after than reading it saved.)
  */
@@ -65,6 +67,7 @@ export interface BuildMemory {
 export async function buildSite(options: BuildOptions, memory?: BuildMemory): Promise<BuildResult> {
   const clock = stopwatch();
   const outDir = path.resolve(options.outDir);
+  const resident = memory !== undefined;
   type Outcome = Answer;
   let checkFiles: BuildResult['checkFiles'] = { validated: 0, reused: 0, read: 0 };
   const finish = (outcome: Outcome): BuildResult => {
@@ -139,7 +142,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       });
     }
     const catalogue = checked.catalogue;
-    boundHeapGrowth(plan.length, options.resident === true);
+    boundHeapGrowth(plan.length, resident);
 
     // incremental: the pages whose inputs did not change since the last build into this folder are taken over
     const bodyOf = detailBody(catalogue);
@@ -160,7 +163,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
           plan.map((p) => p.route),
           cacheDir,
           checked.key,
-          (tasks) => indexInWorker(tasks, options.resident),
+          (tasks) => indexInWorker(tasks, resident),
           later,
         );
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
@@ -209,6 +212,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         stamps: { previous: stamps, record: recorder?.add },
         cacheDir,
         searchIndex,
+        resident,
         incremental: cacheDir === undefined ? undefined : { previous, selection, collector: new RecordCollector(plan, keyOf, previous) },
       });
       const all = [...diagnostics, ...built.diagnostics];
@@ -301,6 +305,8 @@ interface EmitContext {
   cacheDir: string | undefined;
   /** The search index, when started before the render phase (an incremental build). */
   searchIndex?: Promise<SearchIndexOutput>;
+  /** Another build follows in this process (see BuildMemory): the search index's thread stays up. */
+  resident: boolean;
   /** With a cache folder: the last build's record and what it selected (when it could be used), and the new record. */
   incremental?: { previous?: BuildRecord; selection?: Selection; collector: RecordCollector };
 }
@@ -357,7 +363,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
                 ctx.cacheDir,
                 ctx.checkKey,
                 indexInThread,
-                options.resident,
+                ctx.resident,
               )
             ).files.map((f) => f.path),
           );

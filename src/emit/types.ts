@@ -29,11 +29,6 @@ export interface BuildOptions {
   /** Write `<path>.html` beside every `<path>/index.html` (default true; see twinFileOf in paths.ts). */
   htmlTwins?: boolean;
   /**
-   * Another build follows in this process (`site build --watch`): the search index's thread stays up for it, and
-   * a large build's heap grows further between full collections (see boundHeapGrowth).
-   */
-  resident?: boolean;
-  /**
    * The caller saw files of the catalogue saved (`site build --watch`): the comparison with the last build's
    * output, which pays only when nothing changed, is not started. The build is the same either way.
    */

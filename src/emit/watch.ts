@@ -7,7 +7,7 @@
  * `site build` process would. It is only sooner: the modules are imported,
  * the code is compiled and the search thread is up; the last check's results
  * are in memory, not decoded again; a large build's heap is collected less
- * often (BuildOptions.resident); after its first build, and after one that
+ * often (BuildMemory); after its first build, and after one that
  * rendered many pages, the spare gets the pages it lacks once no save has come
  * for a second (incremental/spare.ts), not the next build's take-over; a build that saves started
  * does not first compare the output with the last build's; and the build
@@ -24,12 +24,12 @@ import { defaultCacheDir } from '../load/cache.js';
 import { folderIdentity } from '../load/file-stat.js';
 import { isHiddenPath } from '../load/hidden.js';
 import { isEditorNoise, type TreeWatcher, watchFailure, watchTree } from '../load/watch.js';
-
-export { watchFailure };
 import { refreshSpare, spareWorthRefreshing } from './incremental/spare.js';
 import { type BuildMemory, buildSite } from './index.js';
 import { inOutputFolders } from './output/atomic.js';
 import type { BuildOptions, BuildResult } from './types.js';
+
+export { watchFailure };
 
 /** Quiet time after the last event of a save before building: an editor's save is several events. */
 export const WATCH_DEBOUNCE_MS = 30;
@@ -116,7 +116,7 @@ export function watchBuilds(
     // The cache's writes wait until the build is reported (BuildOptions.later); the next build, after them.
     const writes: Array<() => void> = [];
     let built: BuildResult | undefined;
-    running = buildSite({ ...options, resident: true, saved: changed.length > 0, later: (write) => void writes.push(write) }, memory)
+    running = buildSite({ ...options, saved: changed.length > 0, later: (write) => void writes.push(write) }, memory)
       .then(
         (result) => {
           built = result;

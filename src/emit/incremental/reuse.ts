@@ -8,7 +8,8 @@
  * files of their own, so an edit of one never shows in the other and a link
  * never moves the other's stamps. A page that cannot be taken over is rendered.
  */
-import { copyFileSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
 import { PositionTally, type TallyEntries } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
 import { keepStamped, writeStampedBytes, type PageWrite } from '../output/page-file.js';
@@ -34,14 +35,8 @@ function takeOver(
       const kept = keepStamped(target, digest, previous, twin);
       if (kept !== undefined) return kept;
     }
-    const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
-    if (there?.isFile() && stampOf(there, digest) === entry.stamp) {
-      if (!fresh && lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
-      copyFileSync(source, target);
-      // A new file, not one found holding the bytes: not counted as kept.
-      const copied = keepStamped(target, digest, stampOf(lstatSync(target, { bigint: true }), digest), twin);
-      return copied && { bytes: copied.bytes, stamp: copied.stamp };
-    }
+    const copied = copyRecordedPage(source, target, entry, twin, fresh);
+    if (copied !== null) return copied;
     const bytes = readFileSync(source);
     // Changed by hand since it was recorded: rendered again rather than copied.
     if (pageDigest(bytes) !== digest) return undefined;
@@ -50,6 +45,33 @@ function takeOver(
     // Whatever stands in the way (a missing file, a folder where the page goes): the render path clears it.
     return undefined;
   }
+}
+
+/**
+ * The output's page at `source` copied to `target` (with its twin), by the kernel, when that file still has the
+ * stamp its record names, so holds the recorded bytes; null when it does not. Unless `fresh` says nothing is
+ * there, a file at `target` is unlinked first, never written through; a folder not made yet is made. The copy's
+ * stamp is returned; it is a new file, not one found holding the bytes, so not counted as kept.
+ */
+export function copyRecordedPage(
+  source: string,
+  target: string,
+  entry: Pick<RecordedEntry, 'digest' | 'stamp'>,
+  twin: string | undefined,
+  fresh: boolean,
+): PageWrite | undefined | null {
+  const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
+  if (!there?.isFile() || stampOf(there, entry.digest) !== entry.stamp) return null;
+  if (!fresh && lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
+  try {
+    copyFileSync(source, target);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(path.dirname(target), { recursive: true });
+    copyFileSync(source, target);
+  }
+  const copied = keepStamped(target, entry.digest, stampOf(lstatSync(target, { bigint: true }), entry.digest), twin);
+  return copied && { bytes: copied.bytes, stamp: copied.stamp };
 }
 
 export interface TakenOver {

@@ -16,13 +16,13 @@
  * the other pages itself. Only a page whose output file still has the stamp
  * its record names is copied, so the copy holds the recorded bytes.
  */
-import { copyFileSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { spareDirFor } from '../output/atomic.js';
-import { keepStamped } from '../output/page-file.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
-import { digestOfStamp, stampOf, stampRecorder, takeStamps } from '../output/stamps.js';
+import { digestOfStamp, stampRecorder, takeStamps } from '../output/stamps.js';
 import { readOutputRecord, type RecordedEntry } from './record.js';
+import { copyRecordedPage } from './reuse.js';
 
 /** Pages copied between two looks at `stop`: each copy is a fraction of a millisecond. */
 const CHUNK = 256;
@@ -71,21 +71,16 @@ export async function refreshSpare(cacheDir: string, outDir: string, stop: () =>
   return copied;
 }
 
-/** The page (and its twin) copied from the output into the spare; its new stamp, or undefined when it could not be. */
+/**
+ * The page (and its twin) copied from the output into the spare; its new stamp, or undefined when it could not be
+ * (a page changed since the build recorded it is left for the next build to decide).
+ */
 function copyPage(output: string, spare: string, entry: RecordedEntry): string | undefined {
   try {
     const source = insideRoot(output, entry.file);
-    const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
-    // Changed since the build recorded it: the next build decides what the page is.
-    if (!there?.isFile() || stampOf(there, entry.digest) !== entry.stamp) return undefined;
-    const target = insideRoot(spare, entry.file);
     const twinFile = twinFileOf(entry.file);
     const twin = twinFile !== null && existsSync(insideRoot(output, twinFile)) ? insideRoot(spare, twinFile) : undefined;
-    // A new file, never a write through an old one (which may be a link elsewhere; see page-file.ts).
-    if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
-    else mkdirSync(path.dirname(target), { recursive: true });
-    copyFileSync(source, target);
-    return keepStamped(target, entry.digest, stampOf(lstatSync(target, { bigint: true }), entry.digest), twin)?.stamp;
+    return copyRecordedPage(source, insideRoot(spare, entry.file), entry, twin, false)?.stamp;
   } catch {
     return undefined;
   }

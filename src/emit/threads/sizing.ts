@@ -31,7 +31,7 @@ export function threadsFor(routes: number, asked?: number): number {
 const LARGE_BUILD_HEAP_GROWING_PERCENT = 15;
 
 /**
- * The same in a process that builds again (`site build --watch`, BuildOptions.resident). Its heap holds the
+ * The same in a process that builds again (`site build --watch`, which passes buildSite its BuildMemory). Its heap holds the
  * last check's results besides the build's own, and each build allocates gigabytes that die young at 100,000
  * routes: at 15 % the main thread spent about a third of a build collecting. At 35 % an edit's build took
  * 0.89× the time for a peak 3–6 % higher (docs/PERFORMANCE.md, "A resident build's heap").

@@ -1,18 +1,29 @@
 /**
  * Taking a page over from the last build: the temporary folder (the spare
  * of the build before, see output/atomic.ts) gets the page's recorded bytes.
- * Its file already holds them when its stamp says so (nothing is read);
- * else the output's file is copied, by the kernel without reading it here
- * when that file still has its recorded stamp, else read and checked against
- * the record's digest. Copies, not hard links: the output and its spare keep
- * files of their own, so an edit of one never shows in the other and a link
- * never moves the other's stamps. A page that cannot be taken over is rendered.
+ * Its file already holds them when its stamp says so: the stamp the spare's
+ * build recorded for it, or the record's stamp of the output's file, which
+ * an earlier take-over linked there (a stamp names the device and inode, so
+ * only that very file, unchanged since, has it). Nothing is read then. Else
+ * the output's file is linked there when it still has its recorded stamp
+ * (copied where the file system has no hard links), else read and checked
+ * against the record's digest. A page that cannot be taken over is rendered.
+ *
+ * Links, not copies: after a build that rendered every page, the next one
+ * takes over nearly all of them, and at 100,000 routes copying them was
+ * 20 s of an article's edit (docs/PERFORMANCE.md, "Pages taken over by hard
+ * links"). A link is safe because no writer of an output folder writes
+ * through a file: each unlinks it first (page-file.ts, site-writer.ts). It
+ * moves the change time of the output's file, so of its stamp; the new
+ * record and the stamps of the temporary folder are taken after it, and the
+ * output's, still the manifest's until the swap, only matter when this
+ * build fails: the next one then reads those pages back once.
  */
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { PositionTally, type TallyEntries } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
-import { keepStamped, writeStampedBytes, type PageWrite } from '../output/page-file.js';
+import { keepStamped, NO_HARD_LINK, writeStampedBytes, type PageWrite } from '../output/page-file.js';
 import { digestOfStamp, pageDigest, stampOf } from '../output/stamps.js';
 import type { PageFacts } from '../threads/protocol.js';
 import type { PageStamps, PlannedRoute } from '../types.js';
@@ -31,12 +42,13 @@ function takeOver(
   const source = insideRoot(outDir, planned.file);
   const { digest } = entry;
   try {
-    if (!fresh && previous !== undefined && digestOfStamp(previous) === digest) {
-      const kept = keepStamped(target, digest, previous, twin);
+    if (!fresh) {
+      const own = previous !== undefined && digestOfStamp(previous) === digest ? previous : undefined;
+      const kept = keepStamped(target, digest, [own, entry.stamp], twin);
       if (kept !== undefined) return kept;
     }
-    const copied = copyRecordedPage(source, target, entry, twin, fresh);
-    if (copied !== null) return copied;
+    const placed = placeRecordedPage(source, target, entry, twin, fresh, 'link');
+    if (placed !== null) return placed;
     const bytes = readFileSync(source);
     // Changed by hand since it was recorded: rendered again rather than copied.
     if (pageDigest(bytes) !== digest) return undefined;
@@ -48,30 +60,44 @@ function takeOver(
 }
 
 /**
- * The output's page at `source` copied to `target` (with its twin), by the kernel, when that file still has the
- * stamp its record names, so holds the recorded bytes; null when it does not. Unless `fresh` says nothing is
- * there, a file at `target` is unlinked first, never written through; a folder not made yet is made. The copy's
- * stamp is returned; it is a new file, not one found holding the bytes, so not counted as kept.
+ * The output's page at `source` placed at `target` (with its twin) when that file still has the stamp its record
+ * names, so holds the recorded bytes; null when it does not. `how`: a hard link to it (a copy where the file system
+ * refuses the link), or a copy by the kernel, which leaves the output's file and its stamp untouched. Unless
+ * `fresh` says nothing is there, a file at `target` is unlinked first, never written through; a folder not made yet
+ * is made. The new file's stamp is returned; it was not found holding the bytes, so is not counted as kept.
  */
-export function copyRecordedPage(
+export function placeRecordedPage(
   source: string,
   target: string,
   entry: Pick<RecordedEntry, 'digest' | 'stamp'>,
   twin: string | undefined,
   fresh: boolean,
+  how: 'link' | 'copy',
 ): PageWrite | undefined | null {
   const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
   if (!there?.isFile() || stampOf(there, entry.digest) !== entry.stamp) return null;
   if (!fresh && lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
   try {
-    copyFileSync(source, target);
+    place(source, target, how);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     mkdirSync(path.dirname(target), { recursive: true });
-    copyFileSync(source, target);
+    place(source, target, how);
   }
-  const copied = keepStamped(target, entry.digest, stampOf(lstatSync(target, { bigint: true }), entry.digest), twin);
-  return copied && { bytes: copied.bytes, stamp: copied.stamp };
+  const placed = keepStamped(target, entry.digest, [stampOf(lstatSync(target, { bigint: true }), entry.digest)], twin);
+  return placed && { bytes: placed.bytes, stamp: placed.stamp };
+}
+
+function place(source: string, target: string, how: 'link' | 'copy'): void {
+  if (how === 'link') {
+    try {
+      linkSync(source, target);
+      return;
+    } catch (err) {
+      if (!NO_HARD_LINK.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    }
+  }
+  copyFileSync(source, target);
 }
 
 export interface TakenOver {

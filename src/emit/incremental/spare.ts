@@ -2,19 +2,24 @@
  * The spare brought up to the output between builds. The next build writes
  * into the spare (output/atomic.ts), which holds the output of the build
  * before the last: every page the last build rendered is out of date there,
- * and the next build's take-over copies each of them from the output while
+ * and the next build's take-over links each of them from the output while
  * a save waits for it. After a build that rendered many pages (the first
  * build of `site build --watch` after a code or config change, a new nav
- * label) that copy is most of the next build: at 100,000 routes 20 s of an
- * article's edit. A process that has time before the next build (the watch
- * between saves) makes the same copies ahead of it, and records the spare's
- * stamps, so that the take-over finds those pages kept by their stamps.
+ * label) those links are a large part of the next build (at 100,000 routes
+ * seconds of an article's edit). A process that has time before the next
+ * build (the watch between saves) copies those pages ahead of it, and
+ * records the spare's stamps, so that the take-over finds them kept.
  *
  * The spare's stamps are taken before any file is touched and recorded again
  * at the end, as a build does: stopped half way (a save arrives, the process
  * is killed), the next build finds those it recorded, or none, and compares
  * the other pages itself. Only a page whose output file still has the stamp
  * its record names is copied, so the copy holds the recorded bytes.
+ *
+ * Copies, not the hard links a build's take-over makes (reuse.ts): a link
+ * moves the change time of the output's file, and between builds the output
+ * must stay as its manifest and record say, so that the next build finds
+ * its pages unchanged without reading them (or nothing to do at all).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +27,7 @@ import { spareDirFor } from '../output/atomic.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
 import { digestOfStamp, stampRecorder, takeStamps } from '../output/stamps.js';
 import { readOutputRecord, type RecordedEntry } from './record.js';
-import { copyRecordedPage } from './reuse.js';
+import { placeRecordedPage } from './reuse.js';
 
 /** Pages copied between two looks at `stop`: each copy is a fraction of a millisecond. */
 const CHUNK = 256;
@@ -80,7 +85,7 @@ function copyPage(output: string, spare: string, entry: RecordedEntry): string |
     const source = insideRoot(output, entry.file);
     const twinFile = twinFileOf(entry.file);
     const twin = twinFile !== null && existsSync(insideRoot(output, twinFile)) ? insideRoot(spare, twinFile) : undefined;
-    return copyRecordedPage(source, insideRoot(spare, entry.file), entry, twin, false)?.stamp;
+    return placeRecordedPage(source, insideRoot(spare, entry.file), entry, twin, false, 'copy')?.stamp;
   } catch {
     return undefined;
   }

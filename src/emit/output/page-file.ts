@@ -116,16 +116,18 @@ export function writeStampedOutputFile(target: string, pieces: readonly string[]
 }
 
 /**
- * Whether the file at `target` is one whose stamp is `previous` and whose
- * bytes hash to `digest`, as the build that left it recorded; with `twin`,
+ * Whether the file at `target` is one whose stamp is one of `stamps` (whose
+ * bytes hash to `digest`), as a build that left it recorded; with `twin`,
  * linked there too. Nothing is read or written but the twin's link.
  */
-export function keepStamped(target: string, digest: string, previous: string, twin?: string): PageWrite | undefined {
+export function keepStamped(target: string, digest: string, stamps: ReadonlyArray<string | undefined>, twin?: string): PageWrite | undefined {
   const found = lstatSync(target, { bigint: true, throwIfNoEntry: false });
-  if (!found?.isFile() || stampOf(found, digest) !== previous) return undefined;
+  if (!found?.isFile()) return undefined;
+  const stamp = stampOf(found, digest);
+  if (!stamps.includes(stamp)) return undefined;
   onDisk = found;
   const relinked = twin !== undefined && placeTwin(target, twin, true, null);
-  return { bytes: Number(found.size), stamp: relinked ? stampOf(lstatSync(target, { bigint: true }), digest) : previous, kept: 'stamp' };
+  return { bytes: Number(found.size), stamp: relinked ? stampOf(lstatSync(target, { bigint: true }), digest) : stamp, kept: 'stamp' };
 }
 
 /** writeStampedOutputFile of bytes already encoded (a page taken over from another output folder). */
@@ -165,8 +167,8 @@ function write(target: string, bytes: Buffer, fresh: boolean, twin: string | und
   return { bytes: bytes.length, stamp: stampOf(stat, digest), kept };
 }
 
-/** Errors of a file system (or a mount) that has no hard links, or no more of them for this file. */
-const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+/** Errors of a file system (or a mount) that has no hard links, or no more of them for this file, or none between these two folders. */
+export const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
 /**
  * Makes `twin` name the same file as `target`. An unchanged page's twin is

@@ -358,6 +358,41 @@ describe('failures leave the previous output untouched', () => {
     expect(noTempLeft(fresh)).toEqual([]);
   });
 
+  test("a build that fails after taking pages over (links to dist/) leaves dist/ as it was, and the next build makes a clean build's bytes", async () => {
+    const own = workDir();
+    const data = path.join(own, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const failing = hook('failing-on-request-render.mjs');
+    const out = path.join(own, 'dist');
+    const edit = (slug: string, text: string) => {
+      const file = path.join(data, `articles/${slug}.json`);
+      const article = JSON.parse(readFileSync(file, 'utf8'));
+      article.body.unshift({ type: 'paragraph', text });
+      writeFileSync(file, JSON.stringify(article, null, 2));
+    };
+    expect((await buildWithRenderer(own, failing, { data })).code).toBe(0);
+    edit('ginger-dosage-guide', 'Made a spare.');
+    expect((await buildWithRenderer(own, failing, { data })).code).toBe(0);
+    const before = snapshot(out);
+    const ginger = () => statSync(path.join(out, pageFile('/knowledge/ginger-dosage-guide')), { bigint: true }).ctimeNs;
+    const changed = ginger();
+    // Every page but the two edited ones is taken over (the ginger guide's is out of date in the spare) before
+    // the curcumin page fails: the links move the change times of dist/'s files, never their bytes.
+    edit('what-is-curcumin', 'Fails to render.');
+    const failed = await buildWithRenderer(own, failing, { data, env: { SITE_TEST_FAIL_ROUTE: '/knowledge/what-is-curcumin' } });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('asked to fail: /knowledge/what-is-curcumin');
+    expect(ginger()).not.toBe(changed);
+    expect(snapshot(out)).toEqual(before);
+    expect(noTempLeft(own)).toEqual([]);
+
+    const next = await buildWithRenderer(own, failing, { data });
+    expect(next.code, next.stderr).toBe(0);
+    const clean = workDir();
+    expect((await build(clean, ['--no-cache'], undefined, data)).code).toBe(0);
+    expect(snapshot(out)).toEqual(snapshot(path.join(clean, 'dist')));
+    expect(readFileSync(path.join(out, pageFile('/knowledge/what-is-curcumin')), 'utf8')).toContain('Fails to render.');
+  });
   test('a broken internal link and a javascript: link fail the build and are listed in reports/links.json', async () => {
     const fresh = workDir();
     const run = await buildWithRenderer(fresh, hook('broken-link-render.mjs'));

@@ -19,11 +19,11 @@
  * output's, still the manifest's until the swap, only matter when this
  * build fails: the next one then reads those pages back once.
  */
-import { copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PositionTally, type TallyEntries } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
-import { keepStamped, NO_HARD_LINK, writeStampedBytes, type PageWrite } from '../output/page-file.js';
+import { keepStamped, NO_HARD_LINK, unlinkIfThere, writeStampedBytes, type PageWrite } from '../output/page-file.js';
 import { digestOfStamp, pageDigest, stampOf } from '../output/stamps.js';
 import type { PageFacts } from '../threads/protocol.js';
 import type { PageStamps, PlannedRoute } from '../types.js';
@@ -62,9 +62,10 @@ function takeOver(
 /**
  * The output's page at `source` placed at `target` (with its twin) when that file still has the stamp its record
  * names, so holds the recorded bytes; null when it does not. `how`: a hard link to it (a copy where the file system
- * refuses the link), or a copy by the kernel, which leaves the output's file and its stamp untouched. Unless
- * `fresh` says nothing is there, a file at `target` is unlinked first, never written through; a folder not made yet
- * is made. The new file's stamp is returned; it was not found holding the bytes, so is not counted as kept.
+ * refuses the link), or a copy by the kernel, which leaves the output's file and its stamp untouched; the twin is
+ * then a link to the copy. Unless `fresh` says nothing is there, whatever is at `target` and at the twin is unlinked
+ * first, never written through; a folder not made yet is made. The new file's stamp is taken once both names are
+ * placed; it was not found holding the bytes, so is not counted as kept.
  */
 export function placeRecordedPage(
   source: string,
@@ -73,10 +74,10 @@ export function placeRecordedPage(
   twin: string | undefined,
   fresh: boolean,
   how: 'link' | 'copy',
-): PageWrite | undefined | null {
+): PageWrite | null {
   const there = lstatSync(source, { bigint: true, throwIfNoEntry: false });
   if (!there?.isFile() || stampOf(there, entry.digest) !== entry.stamp) return null;
-  if (!fresh && lstatSync(target, { throwIfNoEntry: false }) !== undefined) unlinkSync(target);
+  if (!fresh) unlinkIfThere(target);
   try {
     place(source, target, how);
   } catch (err) {
@@ -84,10 +85,15 @@ export function placeRecordedPage(
     mkdirSync(path.dirname(target), { recursive: true });
     place(source, target, how);
   }
-  const placed = keepStamped(target, entry.digest, [stampOf(lstatSync(target, { bigint: true }), entry.digest)], twin);
-  return placed && { bytes: placed.bytes, stamp: placed.stamp };
+  if (twin !== undefined) {
+    if (!fresh) unlinkIfThere(twin);
+    place(target, twin, 'link');
+  }
+  const placed = lstatSync(target, { bigint: true });
+  return { bytes: Number(placed.size), stamp: stampOf(placed, entry.digest) };
 }
 
+/** `target` made another name of `source` (`link`, or a copy where the file system has no hard links), or a copy of it. */
 function place(source: string, target: string, how: 'link' | 'copy'): void {
   if (how === 'link') {
     try {

@@ -199,7 +199,8 @@ function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buff
   }
 }
 
-function unlinkIfThere(file: string): void {
+/** Unlinks `file` when there is one. */
+export function unlinkIfThere(file: string): void {
   try {
     unlinkSync(file);
   } catch (err) {

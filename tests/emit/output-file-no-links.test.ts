@@ -1,6 +1,7 @@
 /**
- * A page's twin on a file system without hard links (FAT, some network and
- * container mounts): linkSync fails there, and the twin must be a copy.
+ * A page's twin, and a page taken over from the output, on a file system
+ * without hard links (FAT, some network and container mounts): linkSync
+ * fails there, and each must be a copy.
  * Such a mount cannot be made in a test, so node:fs's linkSync is replaced
  * by one that fails with the errors those systems give.
  */
@@ -23,6 +24,8 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const { writeOutputFile } = await import('../../src/emit/output/page-file.js');
+const { placeRecordedPage } = await import('../../src/emit/incremental/reuse.js');
+const { pageDigest, stampOf } = await import('../../src/emit/output/stamps.js');
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -83,5 +86,39 @@ describe("a page's twin where the file system has no hard links", () => {
     links.failures = ['EEXIST', 'EEXIST'];
     writeFileSync(twin, 'in the way');
     expect(() => writeOutputFile(page, ['page'], false, twin)).toThrow(/EEXIST/);
+  });
+});
+
+describe('a page taken over where the file system has no hard links', () => {
+  /** The output's page (with its recorded digest and stamp) and the spare's stale page and twin, beside it. */
+  const recorded = () => {
+    const { root, page, twin } = setup();
+    const output = path.join(root, 'dist/herb-extract/index.html');
+    mkdirSync(path.dirname(output), { recursive: true });
+    writeFileSync(output, '<p>recorded</p>');
+    const digest = pageDigest(readFileSync(output));
+    writeFileSync(page, 'stale page');
+    writeFileSync(twin, 'stale twin');
+    return { output, page, twin, entry: { digest, stamp: stampOf(statSync(output, { bigint: true }), digest) } };
+  };
+
+  test.each(['EPERM', 'EXDEV'])("%s: the page and its twin are copies of the output's, which keeps its stamp", (code) => {
+    const { output, page, twin, entry } = recorded();
+    links.failures = [code, code];
+    const placed = placeRecordedPage(output, page, entry, twin, false, 'link');
+    expect(links.calls).toBe(2);
+    expect([readFileSync(page, 'utf8'), readFileSync(twin, 'utf8')]).toEqual(['<p>recorded</p>', '<p>recorded</p>']);
+    expect(sameFile(page, output)).toBe(false);
+    expect(placed?.stamp).toBe(stampOf(statSync(page, { bigint: true }), entry.digest));
+    expect(stampOf(statSync(output, { bigint: true }), entry.digest)).toBe(entry.stamp);
+  });
+
+  test("with hard links, both names are the output's file; an output file changed since its stamp is not placed", () => {
+    const { output, page, twin, entry } = recorded();
+    expect(placeRecordedPage(output, page, entry, twin, false, 'link')).not.toBeNull();
+    expect([sameFile(page, output), sameFile(twin, output)]).toEqual([true, true]);
+    writeFileSync(output, '<p>edited by hand</p>');
+    const other = path.join(path.dirname(twin), 'other.html');
+    expect(placeRecordedPage(output, other, entry, undefined, true, 'link')).toBeNull();
   });
 });

@@ -19,12 +19,12 @@
  * output's, still the manifest's until the swap, only matter when this
  * build fails: the next one then reads those pages back once.
  */
-import { copyFileSync, linkSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PositionTally, type TallyEntries } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
-import { keepStamped, NO_HARD_LINK, unlinkIfThere, writeStampedBytes, type PageWrite } from '../output/page-file.js';
-import { digestOfStamp, pageDigest, stampOf } from '../output/stamps.js';
+import { keepStamped, linkOrCopy, unlinkIfThere, writeStampedBytes, type PageWrite } from '../output/page-file.js';
+import { pageDigest, stampOf } from '../output/stamps.js';
 import type { PageFacts } from '../threads/protocol.js';
 import type { PageStamps, PlannedRoute } from '../types.js';
 import type { BuildRecord, RecordCollector, RecordedEntry } from './record.js';
@@ -43,8 +43,8 @@ function takeOver(
   const { digest } = entry;
   try {
     if (!fresh) {
-      const own = previous !== undefined && digestOfStamp(previous) === digest ? previous : undefined;
-      const kept = keepStamped(target, digest, [own, entry.stamp], twin);
+      // A stamp ends in its page's digest: the spare's own stamp of another version of the page never matches.
+      const kept = keepStamped(target, digest, [previous, entry.stamp], twin);
       if (kept !== undefined) return kept;
     }
     const placed = placeRecordedPage(source, target, entry, twin, fresh, 'link');
@@ -87,23 +87,16 @@ export function placeRecordedPage(
   }
   if (twin !== undefined) {
     if (!fresh) unlinkIfThere(twin);
-    place(target, twin, 'link');
+    linkOrCopy(target, twin);
   }
   const placed = lstatSync(target, { bigint: true });
   return { bytes: Number(placed.size), stamp: stampOf(placed, entry.digest) };
 }
 
-/** `target` made another name of `source` (`link`, or a copy where the file system has no hard links), or a copy of it. */
+/** `target` made another name of `source` (see linkOrCopy), or a copy of it. */
 function place(source: string, target: string, how: 'link' | 'copy'): void {
-  if (how === 'link') {
-    try {
-      linkSync(source, target);
-      return;
-    } catch (err) {
-      if (!NO_HARD_LINK.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
-    }
-  }
-  copyFileSync(source, target);
+  if (how === 'link') linkOrCopy(source, target);
+  else copyFileSync(source, target);
 }
 
 export interface TakenOver {

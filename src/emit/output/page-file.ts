@@ -8,7 +8,7 @@
  * handles and thread-pool round trips cost more per file than rendering a
  * small page (docs/PERFORMANCE.md, "Page writes").
  */
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, copyFileSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { pageDigest, stampOf } from './stamps.js';
 
@@ -126,7 +126,7 @@ export function keepStamped(target: string, digest: string, stamps: ReadonlyArra
   const stamp = stampOf(found, digest);
   if (!stamps.includes(stamp)) return undefined;
   onDisk = found;
-  const relinked = twin !== undefined && placeTwin(target, twin, true, null);
+  const relinked = twin !== undefined && placeTwin(target, twin, true);
   return { bytes: Number(found.size), stamp: relinked ? stampOf(lstatSync(target, { bigint: true }), digest) : stamp, kept: 'stamp' };
 }
 
@@ -160,7 +160,7 @@ function write(target: string, bytes: Buffer, fresh: boolean, twin: string | und
       writeFileSync(target, bytes);
     }
   }
-  const relinked = twin !== undefined && placeTwin(target, twin, unchanged, bytes);
+  const relinked = twin !== undefined && placeTwin(target, twin, unchanged);
   if (stamping === null) return { bytes: bytes.length, kept };
   // A new file, or a new link to it, moved its change time: stamped as it is now.
   const stat = unchanged && !relinked ? onDisk! : lstatSync(target, { bigint: true });
@@ -168,7 +168,22 @@ function write(target: string, bytes: Buffer, fresh: boolean, twin: string | und
 }
 
 /** Errors of a file system (or a mount) that has no hard links, or no more of them for this file, or none between these two folders. */
-export const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+/**
+ * Makes `name` another name of the file `existing`: a hard link, or a copy
+ * where the file system has none (whatever was at `name` then unlinked
+ * first, never written through). Any other error is thrown (EEXIST too).
+ */
+export function linkOrCopy(existing: string, name: string): void {
+  try {
+    linkSync(existing, name);
+  } catch (err) {
+    if (!NO_HARD_LINK.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    unlinkIfThere(name);
+    copyFileSync(existing, name);
+  }
+}
 
 /**
  * Makes `twin` name the same file as `target`. An unchanged page's twin is
@@ -176,27 +191,19 @@ export const NO_HARD_LINK = new Set(['EPERM', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 
  * lstat says so, and nothing is written. Otherwise whatever is at `twin` is
  * replaced, never written through. Says whether anything was done.
  */
-function placeTwin(target: string, twin: string, unchanged: boolean, bytes: Buffer | null): boolean {
+function placeTwin(target: string, twin: string, unchanged: boolean): boolean {
   if (unchanged) {
     const other = lstatSync(twin, { bigint: true, throwIfNoEntry: false });
     if (other?.isFile() && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
   }
-  for (let attempt = 0; ; attempt++) {
-    try {
-      linkSync(target, twin);
-      return true;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      if (code === 'EEXIST' && attempt === 0) {
-        unlinkIfThere(twin);
-        continue;
-      }
-      if (!NO_HARD_LINK.has(code)) throw err;
-      unlinkIfThere(twin);
-      writeFileSync(twin, bytes ?? readFileSync(target));
-      return true;
-    }
+  try {
+    linkOrCopy(target, twin);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    unlinkIfThere(twin);
+    linkOrCopy(target, twin);
   }
+  return true;
 }
 
 /** Unlinks `file` when there is one. */

@@ -153,6 +153,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     const previous = cacheDir === undefined ? undefined : readRecord(cacheDir, outDir, global);
     let mainRenderer: Renderer | undefined;
     let selection: Selection | undefined;
+    let digests: string[] | undefined;
     let searchIndex: Promise<SearchIndexOutput> | undefined;
     if (previous !== undefined) {
       // An incremental build's main thread renders little: the search index (a shard indexed again, when a
@@ -169,7 +170,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
       }
       mainRenderer = createRenderer(config, catalogue);
-      const { digests } = (await mainRenderer({ kind: 'digests', names: previous.names })) as DigestsResult;
+      ({ digests } = (await mainRenderer({ kind: 'digests', names: previous.names })) as DigestsResult);
       selection = selectPages(plan, previous, digests, keyOf);
       clock.lap('select');
     }
@@ -213,7 +214,10 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         cacheDir,
         searchIndex,
         resident,
-        incremental: cacheDir === undefined ? undefined : { previous, selection, collector: new RecordCollector(plan, keyOf, previous) },
+        incremental:
+          cacheDir === undefined
+            ? undefined
+            : { previous, selection, collector: new RecordCollector(plan, keyOf, previous, { digests, again: selection?.again }) },
       });
       const all = [...diagnostics, ...built.diagnostics];
 
@@ -429,10 +433,11 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   const reports = await writeReports(options.reportsDir, links, plan, rendered.facts, ctx.checkDiagnostics, outDir);
   ctx.lap('reports');
 
-  // the new record: the hash of every name a page read, from the main thread's model
+  // the new record: the hash of every name a page read (the selection hashed the last record's)
   let record: Emitted['record'];
   if (collector?.complete() === true) {
-    const { digests } = await ctx.pool.run<DigestsResult>({ kind: 'digests', names: [...collector.readNames()] });
+    const unhashed = collector.unhashedNames();
+    const { digests } = unhashed.length === 0 ? { digests: [] } : await ctx.pool.run<DigestsResult>({ kind: 'digests', names: [...unhashed] });
     const { global: _unset, ...rest } = collector.finish('', digests);
     record = rest;
   }

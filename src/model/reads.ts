@@ -166,7 +166,8 @@ export const shortHash = (text: string): string => hash('sha1', text, 'base64url
 const replacer = (_key: string, value: unknown): unknown => (value instanceof Map ? { map: [...value] } : value instanceof Set ? { set: [...value] } : value);
 
 /**
- * The hash of each name's value in `model`, computed once per name. `extra`
+ * The hash of each name's value in `model`: each object's made once, each name's as often as asked (a build asks
+ * for each name once, see incremental/record.ts). `extra`
  * answers names the model does not hold (the header and footer, which the
  * render stage names); a name nobody answers hashes differently every time.
  * `made` gives an object's hash when it was made before, as this function
@@ -178,7 +179,6 @@ export function readDigests(
   extra?: (name: string) => string | undefined,
   made?: (value: object) => string | undefined,
 ): (name: string) => string {
-  const known = new Map<string, string>();
   const ofObject = new WeakMap<object, string>();
   const digestOf = (value: unknown): string => {
     if (value === undefined) return 'undefined';
@@ -211,9 +211,5 @@ export function readDigests(
     const which = name.slice(element + 1);
     return which === 'length' ? String(value.length) : digestOf(value[Number(which)]);
   };
-  return (name) => {
-    let digest = known.get(name);
-    if (digest === undefined) known.set(name, (digest = name === UNTRACKED ? `untracked:${Math.random()}` : resolve(name)));
-    return digest;
-  };
+  return (name) => (name === UNTRACKED ? `untracked:${Math.random()}` : resolve(name));
 }

@@ -58,7 +58,7 @@ function firstRecord(n: number, extra: (i: number) => string[] = () => []): Omit
   expect(collector.complete()).toBe(true);
   return collector.finish(
     'g',
-    collector.readNames().map((name) => `hash of ${name}`),
+    collector.unhashedNames().map((name) => `hash of ${name}`),
   );
 }
 
@@ -76,7 +76,7 @@ describe('the build record collector', () => {
     });
     const record = collector.finish(
       'g',
-      collector.readNames().map((name) => `hash of ${name}`),
+      collector.unhashedNames().map((name) => `hash of ${name}`),
     );
     const pages = spelled(record);
     expect(pages.map((p) => p.stamp)).toEqual(Array.from({ length: n }, (_, i) => `new-stamp-${i}`));
@@ -109,7 +109,7 @@ describe('the build record collector', () => {
     });
     const record = collector.finish(
       'g',
-      collector.readNames().map((name) => `hash of ${name}`),
+      collector.unhashedNames().map((name) => `hash of ${name}`),
     );
     expect(record.names.length).toBeLessThan(previous.names.length);
     expect(record.names).not.toContain('own-0');
@@ -126,5 +126,60 @@ describe('the build record collector', () => {
           digests: true,
         });
     }
+  });
+  test("given the selection's hashes of the last record's names, it asks only for the names added since", () => {
+    const n = 6;
+    const previous = { ...firstRecord(n), folder: 'f', format: 'site-build-record/3' } as BuildRecord;
+    const now = previous.names.map((name) => `now ${name}`);
+    const collector = new RecordCollector(plan(n), keyOf, previous, { digests: now });
+    for (let i = 1; i < n; i++) collector.keep(i, previous.entries[i], `stamp-${i}`);
+    collector.addFacts([facts(0)], [[0, 'stamp-0']]);
+    collector.addBatch({
+      names: ['shared', 'own-0', 'added'],
+      groups: [],
+      pages: [{ index: 0, reads: [0, 1, 2], internal: [], group: -1, unsafe: [], digest: 'd0b' }],
+    });
+    expect(collector.unhashedNames()).toEqual(['added']);
+    const record = collector.finish('g', ['hash of added']);
+    expect(record.names).toEqual([...previous.names, 'added']);
+    expect(record.digests).toEqual([...now, 'hash of added']);
+    expect(spelled(record)[0]).toMatchObject({ reads: ['shared', 'own-0', 'added'], digests: true });
+  });
+
+  test('pages rendered again, told their last entries, get the positions a whole index of the tables gives', () => {
+    const n = 40;
+    const previous = { ...firstRecord(n, (i) => [`detail-${i}`]), folder: 'f', format: 'site-build-record/3' } as BuildRecord;
+    const again = new Map([1, 2].map((i) => [i, previous.entries[i]] as const));
+    const run = (seed: { again?: typeof again }) => {
+      const collector = new RecordCollector(plan(n), keyOf, previous, seed);
+      for (let i = 0; i < n; i++) if (!again.has(i)) collector.keep(i, previous.entries[i], `stamp-${i}`);
+      collector.addFacts(
+        [facts(1), facts(2)],
+        [
+          [1, 'stamp-1'],
+          [2, 'stamp-2'],
+        ],
+      );
+      // Page 1 reads what it did, in another order, and another page's name; page 2 reads a name no record has.
+      collector.addBatch({
+        names: ['detail-1', 'own-1', 'shared', 'own-7', 'brand-new'],
+        groups: [['/contact-us', '/']],
+        pages: [
+          { index: 1, reads: [0, 1, 2, 3], internal: ['/p2', '/p9'], group: 0, unsafe: [], digest: 'x1' },
+          { index: 2, reads: [2, 4], internal: ['/p3', '/elsewhere'], group: -1, unsafe: [], digest: 'x2' },
+        ],
+      });
+      return collector.finish(
+        'g',
+        collector.unhashedNames().map((name) => `hash of ${name}`),
+      );
+    };
+    const hinted = run({ again });
+    expect(hinted).toEqual(run({}));
+    const pages = spelled(hinted);
+    expect(pages[1]).toMatchObject({ reads: ['detail-1', 'own-1', 'shared', 'own-7'], internal: ['/p2', '/p9'], group: ['/', '/contact-us'] });
+    expect(pages[2]).toMatchObject({ reads: ['shared', 'brand-new'], internal: ['/p3', '/elsewhere'], group: null });
+    expect(hinted.names.filter((name) => name === 'own-7')).toHaveLength(1);
+    expect(hinted.targets.filter((t) => t === '/p9')).toHaveLength(1);
   });
 });

@@ -216,12 +216,24 @@ export function writeRecord(cacheDir: string, outDir: string, record: Omit<Build
 /** A table of strings by position, each listed once; a seeded table starts as the seed, positions and all. */
 class Table {
   readonly list: string[];
-  /** Made on the first lookup: a build that takes every page over never looks one up. */
-  private ids?: Map<string, number>;
+  /** Made on the first lookup no hint answers: a build that renders a few pages looks up only what they read before. */
+  private ids: Map<string, number> | undefined;
+  private hints: Map<string, number> | undefined;
+
   constructor(seed: readonly string[] = []) {
     this.list = [...seed];
   }
+
+  /** Where a seeded value sits, told before it is looked up (its position in the seed); a hint, never a new value. */
+  hint(position: number): void {
+    if (this.ids === undefined) (this.hints ??= new Map()).set(this.list[position], position);
+  }
+
   id(value: string): number {
+    // Each value is listed once, so a hinted position is its only one.
+    const hinted = this.ids === undefined ? this.hints?.get(value) : undefined;
+    if (hinted !== undefined) return hinted;
+    this.hints = undefined;
     this.ids ??= new Map(this.list.map((v, i) => [v, i]));
     let id = this.ids.get(value);
     if (id === undefined) {
@@ -243,6 +255,17 @@ class Table {
  * more stay in the tables until they are a tenth of them; `finish` then
  * leaves them out.
  */
+/** What a collector seeded with the last record may be told besides (RecordCollector). */
+export interface CollectorSeed {
+  /** The hash of each of the last record's names from this build's model, in its order (the selection's). */
+  digests?: readonly string[];
+  /** The last record's entry of each page this build renders again, by plan index. */
+  again?: ReadonlyMap<number, RecordedEntry>;
+}
+
+/** Hints are given while at most one page in this many is rendered again (RecordCollector). */
+const HINTED_SHARE = 16;
+
 export class RecordCollector {
   private readonly names: Table;
   private readonly targets: Table;
@@ -252,10 +275,15 @@ export class RecordCollector {
   private readonly facts: Array<PageFacts | undefined>;
   private readonly stamps: Array<string | undefined>;
 
+  /** The hashes of the seed's names as of this build, when the caller has them (CollectorSeed.digests). */
+  private readonly seedDigests: readonly string[];
+  private readonly again: ReadonlyMap<number, RecordedEntry> | undefined;
+
   constructor(
     private readonly plan: readonly PlannedRoute[],
     private readonly keyOf: (planned: PlannedRoute) => string,
     private readonly previous?: BuildRecord,
+    seed: CollectorSeed = {},
   ) {
     this.entries = new Array(plan.length);
     this.facts = new Array(plan.length);
@@ -264,6 +292,19 @@ export class RecordCollector {
     this.targets = new Table(previous?.targets);
     this.groups = new Table(previous?.groups.map((ids) => ids.join(',')));
     this.groupTargets = previous === undefined ? [] : [...previous.groups];
+    this.seedDigests = previous !== undefined && seed.digests?.length === previous.names.length ? seed.digests : [];
+    // A few pages rendered again look up what they read before: their old entries say where. Many: one index of
+    // each whole table costs less than hints for most of it.
+    this.again = seed.again !== undefined && seed.again.size * HINTED_SHARE <= plan.length ? seed.again : undefined;
+  }
+
+  /** Tells the tables where what a page read, linked to and shared when it was last rendered sit. */
+  private hintFrom(entry: RecordedEntry): void {
+    for (let i = 0; i < entry.reads.length; i++) this.names.hint(entry.reads[i]);
+    for (let i = 0; i < entry.internal.length; i++) this.targets.hint(entry.internal[i]);
+    if (entry.group < 0 || this.previous === undefined) return;
+    this.groups.hint(entry.group);
+    for (const t of this.previous.groups[entry.group]) this.targets.hint(t);
   }
 
   private group(targets: readonly string[]): number {
@@ -280,6 +321,11 @@ export class RecordCollector {
   }
 
   addBatch(batch: PageRecords): void {
+    if (this.again !== undefined)
+      for (const page of batch.pages) {
+        const was = this.again.get(page.index);
+        if (was !== undefined) this.hintFrom(was);
+      }
     const names = batch.names.map((n) => this.names.id(n));
     const groups = batch.groups.map((g) => this.group(g));
     for (const page of batch.pages) {
@@ -313,17 +359,18 @@ export class RecordCollector {
     return true;
   }
 
-  /** The names every page read: what `finish` needs the hashes of. */
-  readNames(): readonly string[] {
-    return this.names.list;
+  /** The names whose hashes `finish` needs: those beyond the seed whose hashes the collector was given, else all. */
+  unhashedNames(): readonly string[] {
+    return this.names.list.slice(this.seedDigests.length);
   }
 
+  /** The record, given the hashes of `unhashedNames()`, in their order. */
   finish(global: string, digests: readonly string[]): Omit<BuildRecord, 'folder' | 'format'> {
     const entries = this.entries as RecordedEntry[];
     const record = {
       global,
       names: this.names.list,
-      digests: [...digests],
+      digests: [...this.seedDigests, ...digests],
       targets: this.targets.list,
       groups: this.groupTargets,
       entries,

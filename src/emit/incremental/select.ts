@@ -5,6 +5,8 @@ import type { BuildRecord, Positions, RecordedEntry } from './record.js';
 export interface Selection {
   render: PlannedRoute[];
   reuse: Array<{ planned: PlannedRoute; entry: RecordedEntry }>;
+  /** The last build's entry of each page rendered again for the same file, by plan index. */
+  again: Map<number, RecordedEntry>;
 }
 
 /**
@@ -21,7 +23,7 @@ export function selectPages(
   const changed = new Uint8Array(previous.names.length);
   for (let i = 0; i < changed.length; i++) if (digests[i] !== previous.digests[i]) changed[i] = 1;
   const byFile = new Map(previous.entries.map((e) => [e.file, e]));
-  const selection: Selection = { render: [], reuse: [] };
+  const selection: Selection = { render: [], reuse: [], again: new Map() };
   const anyChanged = (reads: Positions): boolean => {
     for (let i = 0; i < reads.length; i++) if (changed[reads[i]] === 1) return true;
     return false;
@@ -29,7 +31,10 @@ export function selectPages(
   for (const planned of plan) {
     const entry = byFile.get(planned.file);
     if (entry !== undefined && entry.route === keyOf(planned) && !anyChanged(entry.reads)) selection.reuse.push({ planned, entry });
-    else selection.render.push(planned);
+    else {
+      selection.render.push(planned);
+      if (entry !== undefined) selection.again.set(planned.index, entry);
+    }
   }
   return selection;
 }

@@ -28,6 +28,7 @@ import { checkLinks } from './links/check.js';
 import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
 import { twinFileOf } from './output/paths.js';
 import { siteWriter } from './output/site-writer.js';
+import type { Stock } from './output/stock.js';
 import { stampRecorder, takeStamps } from './output/stamps.js';
 import { pageDirs, planRoutes } from './plan.js';
 import { detailBody, renderAll, workerCatalogue } from './render-pages.js';
@@ -44,6 +45,7 @@ import { createRenderPool, type RenderPool } from './threads/pool.js';
 import type { DigestsResult, PrepareResult } from './threads/protocol.js';
 import { boundHeapGrowth, threadsFor } from './threads/sizing.js';
 import { writeSnapshot } from './threads/snapshot.js';
+import { STOCK_BESIDE_PAGES, takeStockInThread } from './threads/stock-thread.js';
 import { NO_LINKS, NONE_KEPT, type BuildOptions, type BuildResult, type LinkSummary, type PageStamps, type PlannedRoute } from './types.js';
 
 export type { BuildOptions, BuildResult, LinkSummary } from './types.js';
@@ -101,6 +103,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
+  let stockBeside: Promise<Stock> | undefined;
   // The build cache's writes the output does not wait for: at once, unless the caller takes them (BuildOptions.later).
   const later = options.later ?? ((write: () => void) => write());
   try {
@@ -155,6 +158,17 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     let selection: Selection | undefined;
     let digests: string[] | undefined;
     let searchIndex: Promise<SearchIndexOutput> | undefined;
+    const dirs = pageDirs(plan);
+    if (previous !== undefined && cacheDir !== undefined && !resident && plan.length >= (options.stockBeside ?? STOCK_BESIDE_PAGES)) {
+      // A large one-shot incremental build takes stock of the spare in a thread of its own beside the selection
+      // (see threads/stock-thread.ts); other builds take it at the prepare phase, with the render threads.
+      preparing = prepareTempDir(outDir);
+      const { recycled } = await preparing;
+      if (recycled) {
+        stockBeside = takeStockInThread(tmp, { recycled, dirs, part: 0, parts: 1, twins: htmlTwins, manifest: manifestFileOf(cacheDir, tmp) });
+        stockBeside.catch(() => undefined); // awaited at the prepare phase; must not go unobserved meanwhile
+      }
+    }
     if (previous !== undefined) {
       // An incremental build's main thread renders little: the search index (a shard indexed again, when a
       // document changed) starts now, in a thread of its own, beside the selection and the take-over.
@@ -178,22 +192,21 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     const threads = pool;
 
     // prepare: the temporary folder (the spare of the last build, when there is one) and its inventory
-    preparing = prepareTempDir(outDir);
+    preparing ??= prepareTempDir(outDir);
     const { recycled } = await preparing;
     const stamps = recycled && cacheDir !== undefined ? takeStamps(cacheDir, tmp) : new Map<string, string>();
     const recorder = cacheDir === undefined ? undefined : stampRecorder(cacheDir, tmp);
-    // Every render thread takes stock of its share of the folder (see ownerOf in output/atomic.ts): the workers
-    // at once, this thread once it has written their snapshot.
-    const dirs = pageDirs(plan);
+    // Unless taken beside the selection, every render thread takes stock of its share of the folder (see ownerOf in
+    // output/atomic.ts): the workers at once, this thread once it has written their snapshot.
     // What the spare held when it was last the output, when a manifest says so: only its folders changed since are listed.
     const manifest = recycled && cacheDir !== undefined ? manifestFileOf(cacheDir, tmp) : undefined;
     const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: htmlTwins, manifest });
-    const shares = Array.from({ length: threads.workers }, (_, part) => prepare(part));
+    const shares = stockBeside === undefined ? Array.from({ length: threads.workers }, (_, part) => prepare(part)) : [];
     for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
     threads.startMainThread(catalogue, mainRenderer);
     try {
       if (threads.workers > 0) writeSnapshot(snapshot, workerCatalogue(catalogue));
-      const held = await allSettledOrThrow([...shares, prepare(threads.workers)]);
+      const held = stockBeside === undefined ? await allSettledOrThrow([...shares, prepare(threads.workers)]) : [await stockBeside];
       const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
       clock.lap('prepare');
 
@@ -273,13 +286,14 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     } catch (err) {
       recorder?.drop();
       // Stop every writer before putting their folder away; the original error is the one to report.
-      await threads.destroy().catch(() => undefined);
+      await Promise.all([threads.destroy().catch(() => undefined), stockBeside?.catch(() => undefined)]);
       await keepAsSpare(tmp, outDir).catch(() => undefined);
       throw err;
     }
   } catch (err) {
-    // Thrown before the folder was in use (the check itself failed): put the spare back.
+    // Thrown before the folder was in use (the check itself failed): put the spare back, once nothing writes in it.
     const prepared = preparing === undefined ? null : await preparing.catch(() => null);
+    await stockBeside?.catch(() => undefined);
     if (prepared !== null && existsSync(prepared.tmp)) await keepAsSpare(prepared.tmp, outDir).catch(() => undefined);
     throw err;
   } finally {

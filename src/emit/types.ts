@@ -41,6 +41,12 @@ export interface BuildOptions {
    * folder, so a process killed before they ran builds more next time, never less.
    */
   later?: (write: () => void) => void;
+  /**
+   * Pages from which a one-shot incremental build takes stock of its spare in a thread beside the selection
+   * (default STOCK_BESIDE_PAGES, threads/stock-thread.ts; the CLI never sets it). The build is the same either way;
+   * the tests set 0 to build the shipped catalogue both ways.
+   */
+  stockBeside?: number;
 }
 
 export interface LinkSummary {

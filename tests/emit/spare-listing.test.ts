@@ -6,10 +6,12 @@
  * deleted, a file dropped in, a folder added, a page made a link) still
  * shows, and the rebuild writes the bytes of a fresh build.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { manifestFileOf, recordedFolder } from '../../src/emit/incremental/up-to-date.js';
+import { takeStock } from '../../src/emit/output/stock.js';
 import { build, requireCompiled, SMALL, snapshot, workDir } from './helpers.js';
 
 /** Folders are vouched for only when they had not changed for two seconds when their manifest was made (SETTLE_MS). */
@@ -71,4 +73,26 @@ describe("the spare's inventory from its manifest", () => {
     rmSync(work, { recursive: true, force: true });
     rmSync(fresh, { recursive: true, force: true });
   }, 60_000);
+  test("taken in a thread of its own, the stock is the one the prepare task takes, and a failure is the caller's error", async () => {
+    // The thread runs only from compiled code (from the TypeScript sources it takes stock in-process).
+    const compiled = path.resolve('build/src/emit/threads/stock-thread.js');
+    const { takeStockInThread } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/threads/stock-thread.js');
+    const work = workDir();
+    const make = (root: string) => {
+      for (const dir of ['a', 'b/c', 'stale']) mkdirSync(path.join(root, dir), { recursive: true });
+      for (const file of ['a/index.html', 'a.html', 'b/c/index.html', 'stale/index.html', 'robots.txt']) writeFileSync(path.join(root, file), file);
+      return root;
+    };
+    const task = { recycled: true, dirs: ['a', 'b/c', 'new/page'], part: 0, parts: 1, twins: true };
+    const inThread = await takeStockInThread(make(path.join(work, 'threaded')), task);
+    const here = takeStock(make(path.join(work, 'here')), task);
+    expect({ files: inThread.files.sort(), dirs: inThread.dirs.sort() }).toEqual({ files: here.files.sort(), dirs: here.dirs.sort() });
+    // The twin of a page this build writes is not listed; the page folder it lacked is made.
+    expect(inThread.files).toEqual(['a/index.html', 'b/c/index.html', 'robots.txt', 'stale/index.html']);
+    expect(statSync(path.join(work, 'threaded/new/page')).isDirectory()).toBe(true);
+
+    writeFileSync(path.join(work, 'a file'), 'not a folder');
+    await expect(takeStockInThread(path.join(work, 'a file'), task)).rejects.toThrow(/ENOTDIR/);
+    rmSync(work, { recursive: true, force: true });
+  });
 });

@@ -6,13 +6,14 @@
  * deleted, a file dropped in, a folder added, a page made a link) still
  * shows, and the rebuild writes the bytes of a fresh build.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { manifestFileOf, recordedFolder } from '../../src/emit/incremental/up-to-date.js';
 import { takeStock } from '../../src/emit/output/stock.js';
-import { build, requireCompiled, SMALL, snapshot, workDir } from './helpers.js';
+import { build, listFiles, requireCompiled, ROOT, SMALL, snapshot, workDir } from './helpers.js';
 
 /** Folders are vouched for only when they had not changed for two seconds when their manifest was made (SETTLE_MS). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
@@ -93,6 +94,55 @@ describe("the spare's inventory from its manifest", () => {
 
     writeFileSync(path.join(work, 'a file'), 'not a folder');
     await expect(takeStockInThread(path.join(work, 'a file'), task)).rejects.toThrow(/ENOTDIR/);
+    rmSync(work, { recursive: true, force: true });
+  });
+  test('a build taking stock in the thread keeps, links or writes each page of a spare changed by hand as one without it does', () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const dist = path.join(work, 'dist');
+    const spare = path.join(work, '.dist-spare');
+    const article = path.join(data, 'articles/what-is-curcumin.json');
+    /** buildSite through its compiled module, the stock of the spare taken in the thread whatever the catalogue's size. */
+    const buildJson = (options: Record<string, unknown>) => {
+      const run = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'tests/emit/build-json.mjs'), JSON.stringify({ dataDir: data, reportsDir: path.join(work, 'reports'), ...options })],
+        {
+          env: { ...process.env, SITE_CACHE_DIR: path.join(work, 'cache') },
+          encoding: 'utf8',
+        },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { rendered: number; reused: number };
+    };
+    let edits = 0;
+    const rebuild = () => {
+      const json = JSON.parse(readFileSync(article, 'utf8'));
+      json.body.unshift({ type: 'paragraph', text: `Edit ${++edits}` });
+      writeFileSync(article, JSON.stringify(json, null, 2));
+      return buildJson({ outDir: dist, stockBeside: 0 });
+    };
+    rebuild();
+    rebuild();
+    expect(rebuild().rendered).toBeLessThan(5);
+    const pages = listFiles(spare).filter((f) => f.endsWith('/index.html') && existsSync(path.join(spare, `${f.slice(0, -'/index.html'.length)}.html`)));
+    expect(pages.length).toBeGreaterThan(5);
+    const [stale, staleTwin, noTwin, gone] = pages;
+    const twinOf = (page: string) => path.join(spare, `${page.slice(0, -'/index.html'.length)}.html`);
+    // Other bytes under a page's name, a twin made a file of its own, a twin and a page gone.
+    rmSync(path.join(spare, stale));
+    writeFileSync(path.join(spare, stale), 'an outdated page');
+    rmSync(twinOf(staleTwin));
+    writeFileSync(twinOf(staleTwin), 'a stale twin');
+    rmSync(twinOf(noTwin));
+    rmSync(path.join(spare, gone));
+
+    rebuild();
+    const fresh = path.join(work, 'fresh');
+    buildJson({ outDir: fresh, cache: false });
+    expect(snapshot(dist)).toEqual(snapshot(fresh));
+    for (const page of pages) expect(statSync(twinOf(page).replace(spare, dist)).ino, page).toBe(statSync(path.join(dist, page)).ino);
     rmSync(work, { recursive: true, force: true });
   });
 });

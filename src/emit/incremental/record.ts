@@ -244,17 +244,6 @@ class Table {
   }
 }
 
-/**
- * Gathers the new record as the build goes: the pages the render threads
- * recorded (batch by batch) and the ones taken over from the last record.
- *
- * Its tables start as the last record's, so that a page taken over keeps its
- * entry as it is (its positions views into the last record's buffers): at
- * 100,000 pages, copying every page's 30 reads and 20 links into new tables
- * was 1.5 s of a rebuild. Names, targets and groups that no page uses any
- * more stay in the tables until they are a tenth of them; `finish` then
- * leaves them out.
- */
 /** What a collector seeded with the last record may be told besides (RecordCollector). */
 export interface CollectorSeed {
   /** The hash of each of the last record's names from this build's model, in its order (the selection's). */
@@ -266,6 +255,17 @@ export interface CollectorSeed {
 /** Hints are given while at most one page in this many is rendered again (RecordCollector). */
 const HINTED_SHARE = 16;
 
+/**
+ * Gathers the new record as the build goes: the pages the render threads
+ * recorded (batch by batch) and the ones taken over from the last record.
+ *
+ * Its tables start as the last record's, so that a page taken over keeps its
+ * entry as it is (its positions views into the last record's buffers): at
+ * 100,000 pages, copying every page's 30 reads and 20 links into new tables
+ * was 1.5 s of a rebuild. Names, targets and groups that no page uses any
+ * more stay in the tables until they are a tenth of them; `finish` then
+ * leaves them out.
+ */
 export class RecordCollector {
   private readonly names: Table;
   private readonly targets: Table;

@@ -4,7 +4,8 @@
  * thread then selects the pages to render (hashing every name the last
  * record holds) while the second core lists the spare, where it waited
  * before. At 100,000 routes the inventory is about 100,000 folder stats
- * (docs/PERFORMANCE.md, "The spare's stock taken beside the selection").
+ * (docs/PERFORMANCE.md, "The record's names hashed once; the spare's stock
+ * taken beside the selection").
  *
  * Run from TypeScript sources (the tests), where no compiled module is there
  * to start, it takes stock in-process when its answer is asked for.
@@ -19,8 +20,8 @@ const SELF = new URL(import.meta.url);
 
 /**
  * Pages from which an incremental build takes stock beside the selection. Below, the second core is busy enough
- * with the search thread that a third thread slows the selection by about what it saves: at 1,467 pages a build
- * took 19 ms longer, at 5,000 as long, at 20,000 8 % less time (docs/PERFORMANCE.md).
+ * with the search thread that a third thread slows the selection by about what it saves: in pairs, a build of
+ * 1,467 pages took 2 % longer, of 5,000 as long, of 20,000 8 % less time (docs/PERFORMANCE.md).
  */
 export const STOCK_BESIDE_PAGES = 10_000;
 

@@ -199,7 +199,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     // Unless taken beside the selection, every render thread takes stock of its share of the folder (see ownerOf in
     // output/atomic.ts): the workers at once, this thread once it has written their snapshot.
     // What the spare held when it was last the output, when a manifest says so: only its folders changed since are listed.
-    const manifest = recycled && cacheDir !== undefined ? manifestFileOf(cacheDir, tmp) : undefined;
+    const manifest = recycled && cacheDir !== undefined && stockBeside === undefined ? manifestFileOf(cacheDir, tmp) : undefined;
     const prepare = (part: number) => threads.run<PrepareResult>({ kind: 'prepare', recycled, dirs, part, parts: threads.threads, twins: htmlTwins, manifest });
     const shares = stockBeside === undefined ? Array.from({ length: threads.workers }, (_, part) => prepare(part)) : [];
     for (const share of shares) share.catch(() => undefined); // awaited below; a failed snapshot write must not leave them unobserved
@@ -451,7 +451,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   let record: Emitted['record'];
   if (collector?.complete() === true) {
     const unhashed = collector.unhashedNames();
-    const { digests } = unhashed.length === 0 ? { digests: [] } : await ctx.pool.run<DigestsResult>({ kind: 'digests', names: [...unhashed] });
+    const { digests } = unhashed.length === 0 ? { digests: [] } : await ctx.pool.run<DigestsResult>({ kind: 'digests', names: unhashed });
     const { global: _unset, ...rest } = collector.finish('', digests);
     record = rest;
   }

@@ -360,7 +360,7 @@ export class RecordCollector {
   }
 
   /** The names whose hashes `finish` needs: those beyond the seed whose hashes the collector was given, else all. */
-  unhashedNames(): readonly string[] {
+  unhashedNames(): string[] {
     return this.names.list.slice(this.seedDigests.length);
   }
 

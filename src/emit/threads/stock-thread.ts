@@ -25,14 +25,14 @@ const SELF = new URL(import.meta.url);
  */
 export const STOCK_BESIDE_PAGES = 10_000;
 
-/** The whole of `root`'s stock (one part of one), as the prepare task takes it. */
-function stockOf(root: string, task: StockTask): Stock {
+/** takeStock of `root`'s share with what its manifest (task.manifest) recorded: the prepare task's, in whichever thread. */
+export function takeRecordedStock(root: string, task: StockTask): Stock {
   return takeStock(root, task, (task.manifest === undefined ? null : recordedFolder(task.manifest)) ?? undefined);
 }
 
 /** takeStock of all of `root` (task.parts is 1), in a thread; rejects with the thread's error. */
 export function takeStockInThread(root: string, task: StockTask): Promise<Stock> {
-  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve().then(() => stockOf(root, task));
+  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve().then(() => takeRecordedStock(root, task));
   return new Promise<Stock>((resolve, reject) => {
     const worker = new Worker(SELF, { workerData: { stockTaker: { root, task } } });
     worker.once('message', (stock: Stock) => {
@@ -47,5 +47,5 @@ export function takeStockInThread(root: string, task: StockTask): Promise<Stock>
 // Only in the thread started above: other worker threads may import this module too.
 if (!isMainThread && parentPort !== null) {
   const job = (workerData as { stockTaker?: { root: string; task: StockTask } } | null)?.stockTaker;
-  if (job !== undefined) parentPort.postMessage(stockOf(job.root, job.task));
+  if (job !== undefined) parentPort.postMessage(takeRecordedStock(job.root, job.task));
 }

@@ -12,14 +12,13 @@ import type { Block, Product, RouteRecord } from '../../core/schema.js';
 import type { AssetRefs } from '../../model/model.js';
 import type { SiteModel } from '../../model/model.js';
 import { readSnapshot } from './snapshot.js';
+import { takeRecordedStock } from './stock-thread.js';
 import { readDigests, recordReads, recordingModel, shortHash } from '../../model/reads.js';
 import { BatchRecord } from '../incremental/batch.js';
-import { recordedFolder } from '../incremental/up-to-date.js';
 import { digestOfStamp } from '../output/stamps.js';
 import { BatchTally, extractLinks, resolveReferences } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
 import { writeStampedOutputFile, type PageWrite } from '../output/page-file.js';
-import { takeStock } from '../output/stock.js';
 import { clearWay } from '../output/clear-way.js';
 import { BodyChangedError, readBody } from '../../load/lean.js';
 import { ERROR_PAGES, errorPageSource, type ErrorPageFile } from '../../core/error-pages.js';
@@ -136,7 +135,7 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
       case 'error-pages':
         return renderErrorPages(config.outDir, await ready());
       case 'prepare':
-        return { kind: 'prepare', ...takeStock(config.outDir, task, (task.manifest === undefined ? null : recordedFolder(task.manifest)) ?? undefined) };
+        return { kind: 'prepare', ...takeRecordedStock(config.outDir, task) };
       case 'digests': {
         const session = await ready();
         const api = session.api;

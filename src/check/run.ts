@@ -4,14 +4,16 @@
  * run left in the cache (src/check/state.ts): a file whose stat is unchanged
  * is not read again, one whose bytes are unchanged is not validated again,
  * and a run on unchanged data and code reuses the whole report without
- * importing zod or the check rules. The cross-file rules always run over the
- * whole catalogue, and the result is exactly that of a check from scratch.
+ * importing zod or the check rules. The cross-file rules run over the whole
+ * catalogue unless what they read of it is what the stored run's read
+ * (keptFindings), and the result is exactly that of a check from scratch.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Position } from '../load/locate.js';
 import { codeFingerprint, defaultCacheDir, entryPath, MAX_DATA_BYTES, MAX_LEAN_DATA_BYTES, openEntry, snapshotKey, writeEntryParts } from '../load/cache.js';
 import type { Catalogue } from '../core/catalogue.js';
 import type { ValidatedFile } from '../load/assemble.js';
+import type { PreviousFiles } from '../load/index.js';
 import { bytesOf, dataDirNames, KEPT_BYTES, readDataDir, type DataSnapshot } from '../load/read.js';
 import type { ResolvedRoute } from './index.js';
 import { sizesOf, type CatalogueSizes } from './report.js';
@@ -39,6 +41,8 @@ export interface CheckResult {
   reused: number;
   /** Data files and images whose bytes this run read and hashed; the stats of the others vouched for them. */
   read: number;
+  /** Set when the cross-file rules did not run: their findings are the stored run's, their input unchanged (see keptFindings). */
+  findingsKept?: true;
 }
 
 export interface CheckDataDirOptions {
@@ -111,13 +115,14 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   if (memory) memory.held = storable ? { key, context, rels: snapshot.files.map((f) => f.rel), files, report: { diagnostics, routes, sizes } } : undefined;
   later(() => {
     if (storable) {
-      const parts = packState({ key, snapshot, context, files, report: { diagnostics, routes, sizes } }, state);
+      // Kept findings mean the same routes.json and the same entities (keptFindings): the same routes and sizes.
+      const parts = packState({ key, snapshot, context, files, report: { diagnostics, routes, sizes } }, state, load.findingsKept);
       writeEntryParts(path, stateId, parts.count, parts.make);
     }
     state?.release();
     emptyLinks(checked.catalogue, memory !== undefined);
   });
-  return { ...checked, key, validated: all - reused, reused, read };
+  return { ...checked, key, validated: all - reused, reused, read, ...(load.findingsKept && { findingsKept: true as const }) };
 }
 
 function readState(path: string, stateId: string, held?: HeldOutcome): StoredState | undefined {
@@ -152,21 +157,68 @@ async function loadAndCheck(
   state?: StoredState,
   /** Hash each value (ValidatedFile.valueDigest): the results are kept, and the build's record reads the hashes. */
   digests = false,
-): Promise<{ checked: Checked; load: { files?: ValidatedFile[]; context?: string; reused?: number } }> {
+): Promise<{ checked: Checked; load: { files?: ValidatedFile[]; context?: string; reused?: number; findingsKept?: boolean } }> {
   const [{ validateData }, { checkCatalogue, compareDiagnostics, resolveRoutes }, locate] = await Promise.all([
     import('../load/index.js'),
     import('./index.js'),
     import('../load/locate.js'),
   ]);
   const previous = state?.previous();
-  const positions = state && knownPositions(state, snapshot);
+  const stored = state?.diagnostics();
+  const positions = state && knownPositions(state, snapshot, stored);
   const load = validateData(snapshot, { lean, previous, digests });
   const { catalogue, diagnostics: loadDiagnostics } = load;
   if (!catalogue) return { checked: { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null }, load };
-  const found = withPositions(checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, positions);
+  const kept = state && previous && stored ? keptFindings(state, previous, stored, snapshot, load) : undefined;
+  // Positions again for the kept ones too: those in files validated again may have moved with their bytes.
+  const found = withPositions(kept ?? checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, positions);
   // The load stage's warnings (stray files) belong in the same report.
   const diagnostics = [...loadDiagnostics, ...found].sort(compareDiagnostics);
-  return { checked: { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) }, load };
+  const checked = { catalogue, diagnostics, routes: resolveRoutes(catalogue), sizes: sizesOf(catalogue) };
+  return { checked, load: { ...load, findingsKept: kept !== undefined } };
+}
+
+/**
+ * The stored run's cross-file findings, when this run gives the rules the
+ * input that run gave them: the same files (paths, in order) and images, the
+ * same validation context, and for each file validated again the same value
+ * (by its hash, made after a lean load dropped the body) and the same links
+ * in its body, in the same order. The rules are pure functions of that input
+ * (src/check/index.ts) and read nothing else of the files, so their findings
+ * are the stored ones; only where they point may have moved. A link that
+ * moved in its body (a paragraph added before it) takes its findings to its
+ * new pointer: a lean value's body is empty, so nothing else a rule finds in
+ * such a file points into it. Undefined when that cannot be shown: a value
+ * without a hash (routes.json's array), a stored run whose catalogue did not
+ * load (its rules never ran), a file new in this run or unread in the stored one.
+ */
+function keptFindings(
+  state: StoredState,
+  previous: PreviousFiles,
+  stored: readonly Diagnostic[],
+  snapshot: DataSnapshot,
+  load: { files?: readonly ValidatedFile[]; context?: string },
+): Diagnostic[] | undefined {
+  const { files, context } = load;
+  if (!files || context !== previous.context || !state.sameListing(snapshot)) return undefined;
+  if (stored.some((d) => !d.code.startsWith('check/') && d.severity === 'error')) return undefined;
+  /** By file (as diagnostics name it): each link's pointer in the stored run → its pointer now. */
+  const moved = new Map<string, Map<string, string>>();
+  for (let i = 0; i < files.length; i++) {
+    const f = snapshot.files[i];
+    if (f.digest !== undefined && state.digestOf(f.rel) === f.digest) continue; // the stored bytes: the same input
+    const before = previous.get(f.rel);
+    if (before === undefined) return undefined;
+    const [was, now] = [before.result, files[i]];
+    if (now.valueDigest === undefined || now.valueDigest !== was.valueDigest) return undefined;
+    const [wasLinks, nowLinks] = [was.body?.links ?? [], now.body?.links ?? []];
+    if (wasLinks.length !== nowLinks.length || wasLinks.some(([, href], k) => nowLinks[k][1] !== href)) return undefined;
+    const pointers = new Map<string, string>();
+    wasLinks.forEach(([pointer], k) => pointer !== nowLinks[k][0] && pointers.set(pointer, nowLinks[k][0]));
+    if (pointers.size > 0) moved.set(f.file, pointers);
+  }
+  const findings = stored.filter((d) => d.code.startsWith('check/'));
+  return moved.size === 0 ? findings : findings.map((d) => ({ ...d, pointer: moved.get(d.file)?.get(d.pointer) ?? d.pointer }));
 }
 
 /**
@@ -174,10 +226,10 @@ async function loadAndCheck(
  * bytes are unchanged: a position follows from the bytes and the pointer
  * alone, and locating in a large file (routes.json) means parsing all of it.
  */
-function knownPositions(state: StoredState, snapshot: DataSnapshot): Map<string, Map<string, Position>> {
+function knownPositions(state: StoredState, snapshot: DataSnapshot, stored: readonly Diagnostic[] = []): Map<string, Map<string, Position>> {
   const known = new Map<string, Map<string, Position>>();
   const same = new Set(snapshot.files.filter((f) => f.digest !== undefined && state.digestOf(f.rel) === f.digest).map((f) => f.file));
-  for (const d of state.diagnostics() ?? []) {
+  for (const d of stored) {
     if (!d.code.startsWith('check/') || !same.has(d.file) || d.line === undefined || d.column === undefined) continue;
     let inFile = known.get(d.file);
     if (!inFile) known.set(d.file, (inFile = new Map()));

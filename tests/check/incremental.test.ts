@@ -82,6 +82,23 @@ function editor(data: string, rand: () => number) {
       writeJson(file, doc);
       return `body of ${dir}/${name} (link ${href})`;
     },
+    /** Text with no link: what the cross-file rules read of a lean load is unchanged (the value without its body, the links). */
+    editText(): string {
+      const { dir, name, file, doc } = pickDoc(['articles', 'products', 'news'] as const);
+      const field = dir === 'products' ? 'description' : 'body';
+      const blocks = [...(doc[field] ?? [])];
+      // Anywhere: a link after it moves to another pointer.
+      blocks.splice(Math.floor(rand() * (blocks.length + 1)), 0, { type: 'paragraph', text: `Plain edit ${++serial}` });
+      doc[field] = blocks;
+      writeJson(file, doc);
+      return `text of ${dir}/${name}`;
+    },
+    /** The same value in other bytes: every position in the file moves. */
+    reformat(): string {
+      const { dir, name, file, doc } = pickDoc(['articles', 'products', 'categories'] as const);
+      writeFileSync(file, `\n${JSON.stringify(doc, null, 4 + (serial++ % 3))}\n`);
+      return `reformatted ${dir}/${name}`;
+    },
     editName(): string {
       const { dir, name, file, doc } = pickDoc(['articles', 'products', 'categories'] as const);
       const field = dir === 'articles' ? 'headline' : 'name';
@@ -187,6 +204,7 @@ async function randomEdits(held: boolean): Promise<void> {
   await settle();
   for (const lean of [true, false]) last.set(lean, (await checkDataDir(data, { cacheDir, lean, memory: memories.get(lean) })).catalogue);
   let step = `seed ${seed}, no edit`;
+  let findingsKept = 0;
   for (let n = 0; n <= schedule.length; n++) {
     for (const lean of [true, false]) {
       const incremental = await checkDataDir(data, { cacheDir, lean, memory: memories.get(lean) });
@@ -210,9 +228,12 @@ async function randomEdits(held: boolean): Promise<void> {
       expect(cached, step).toBe(!scratch.diagnostics.some((d) => d.code === 'load/file-too-large'));
       if (cached && !step.includes('site.json')) expect(incremental.validated, step).toBeLessThanOrEqual(1);
       expect(incremental.read, step).toBeLessThan(files / 2);
+      if (incremental.findingsKept) findingsKept++;
     }
     if (n < schedule.length) step = `seed ${seed}, step ${n}: ${edit[schedule[n]]()}`;
   }
+  // The edits that keep the rules' input (editText when lean, reformat) at least once each, and a run after them.
+  expect(findingsKept, `seed ${seed}`).toBeGreaterThan(0);
 }
 
 describe('the incremental check', () => {
@@ -319,6 +340,53 @@ describe('the incremental check', () => {
     expect(second.reused).toBe(second.validated + second.reused);
     expectSame(second, await checkDataDir(data, { cacheDir: false, lean: true }), 'after the handed-over write');
   }, 30_000);
+
+  it("keeps the cross-file rules' findings when their input is unchanged, and moves them with the bytes", async () => {
+    const data = copyOfData();
+    const cacheDir = tempDir('site-incremental-cache-');
+    const article = join(data, 'articles', readdirSync(join(data, 'articles')).sort()[3]);
+    const doc = readJson(article);
+    doc.body = [...doc.body, { type: 'paragraph', text: ['See ', { text: 'this', href: '/no-such-page' }] }];
+    writeJson(article, doc);
+    const broken = (r: CheckResult) => r.diagnostics.filter((d) => d.code === 'check/broken-link' && d.file.endsWith(article.slice(data.length)));
+    for (const lean of [true, false]) {
+      const first = await checkDataDir(data, { cacheDir, lean });
+      expect(first.findingsKept).toBeUndefined();
+      expect(broken(first)).toHaveLength(1);
+      // The same value in other bytes: the finding is kept, at its new line.
+      writeFileSync(article, `\n\n${JSON.stringify(doc, null, 3)}\n`);
+      const moved = await checkDataDir(data, { cacheDir, lean });
+      expect([moved.validated, moved.findingsKept]).toEqual([1, true]);
+      expect(broken(moved)[0].line).toBeGreaterThan(broken(first)[0].line! + 1);
+      const scratch = await checkDataDir(data, { cacheDir: false, lean });
+      expectSame(moved, scratch, `reformatted (${lean ? 'lean' : 'whole'})`);
+      // The report stored with kept findings (its routes copied from the entry before) is the one the next run reuses.
+      const again = await checkDataDir(data, { cacheDir, lean });
+      expect([again.validated, again.findingsKept]).toEqual([0, undefined]);
+      expectSame(again, scratch, `reformatted, run again (${lean ? 'lean' : 'whole'})`);
+      // Text without a link, before the link: a lean load's rules read nothing of it but the link's new pointer; a
+      // whole load's value changed.
+      doc.body = [{ type: 'paragraph', text: `A new first paragraph (${lean})` }, ...doc.body];
+      writeJson(article, doc);
+      const text = await checkDataDir(data, { cacheDir, lean });
+      expect(text.findingsKept).toBe(lean ? true : undefined);
+      expect(broken(text).map((d) => d.pointer)).toEqual([`/body/${doc.body.length - 1}/text/1/href`]);
+      expectSame(text, await checkDataDir(data, { cacheDir: false, lean }), `text edited (${lean ? 'lean' : 'whole'})`);
+      doc.body = doc.body.slice(1);
+      writeJson(article, doc);
+      await checkDataDir(data, { cacheDir, lean });
+    }
+    // A name the rules read, routes.json (no value hash), a file added: the rules run again.
+    const product = join(data, 'products', readdirSync(join(data, 'products')).sort()[0]);
+    writeJson(product, { ...readJson(product), name: 'Renamed' });
+    expect((await checkDataDir(data, { cacheDir, lean: true })).findingsKept).toBeUndefined();
+    writeFileSync(join(data, 'routes.json'), `${JSON.stringify(readJson(join(data, 'routes.json')), null, 4)}\n`);
+    const routes = await checkDataDir(data, { cacheDir, lean: true });
+    expect(routes.findingsKept).toBeUndefined();
+    expectSame(routes, await checkDataDir(data, { cacheDir: false, lean: true }), 'routes.json reformatted');
+    writeJson(join(data, 'articles', 'zz-new.json'), { ...doc, id: `${doc.id.slice(0, 24)}ffffffff`, slug: 'zz-new' });
+    expect((await checkDataDir(data, { cacheDir, lean: true })).findingsKept).toBeUndefined();
+  }, 60_000);
 
   it('does everything from scratch with cacheDir: false', async () => {
     const data = copyOfData();

@@ -165,11 +165,13 @@ async function loadAndCheck(
   ]);
   const previous = state?.previous();
   const stored = state?.diagnostics();
-  const positions = state && knownPositions(state, snapshot, stored);
+  // The files (as diagnostics name them) whose bytes are the stored run's.
+  const unchanged = state && new Set(snapshot.files.filter((f) => f.digest !== undefined && state.digestOf(f.rel) === f.digest).map((f) => f.file));
+  const positions = unchanged && knownPositions(unchanged, stored);
   const load = validateData(snapshot, { lean, previous, digests });
   const { catalogue, diagnostics: loadDiagnostics } = load;
   if (!catalogue) return { checked: { catalogue: null, diagnostics: loadDiagnostics, routes: [], sizes: null }, load };
-  const kept = state && previous && stored ? keptFindings(state, previous, stored, snapshot, load) : undefined;
+  const kept = state && unchanged && previous && stored ? keptFindings(state, unchanged, previous, stored, snapshot, load) : undefined;
   // Positions again for the kept ones too: those in files validated again may have moved with their bytes.
   const found = withPositions(kept ?? checkCatalogue(catalogue, { locate: () => undefined }), snapshot, locate, positions);
   // The load stage's warnings (stray files) belong in the same report.
@@ -194,6 +196,7 @@ async function loadAndCheck(
  */
 function keptFindings(
   state: StoredState,
+  unchanged: ReadonlySet<string>,
   previous: PreviousFiles,
   stored: readonly Diagnostic[],
   snapshot: DataSnapshot,
@@ -206,7 +209,7 @@ function keptFindings(
   const moved = new Map<string, Map<string, string>>();
   for (let i = 0; i < files.length; i++) {
     const f = snapshot.files[i];
-    if (f.digest !== undefined && state.digestOf(f.rel) === f.digest) continue; // the stored bytes: the same input
+    if (unchanged.has(f.file)) continue; // the stored bytes: the same input
     const before = previous.get(f.rel);
     if (before === undefined) return undefined;
     const [was, now] = [before.result, files[i]];
@@ -226,11 +229,10 @@ function keptFindings(
  * bytes are unchanged: a position follows from the bytes and the pointer
  * alone, and locating in a large file (routes.json) means parsing all of it.
  */
-function knownPositions(state: StoredState, snapshot: DataSnapshot, stored: readonly Diagnostic[] = []): Map<string, Map<string, Position>> {
+function knownPositions(unchanged: ReadonlySet<string>, stored: readonly Diagnostic[] = []): Map<string, Map<string, Position>> {
   const known = new Map<string, Map<string, Position>>();
-  const same = new Set(snapshot.files.filter((f) => f.digest !== undefined && state.digestOf(f.rel) === f.digest).map((f) => f.file));
   for (const d of stored) {
-    if (!d.code.startsWith('check/') || !same.has(d.file) || d.line === undefined || d.column === undefined) continue;
+    if (!d.code.startsWith('check/') || !unchanged.has(d.file) || d.line === undefined || d.column === undefined) continue;
     let inFile = known.get(d.file);
     if (!inFile) known.set(d.file, (inFile = new Map()));
     inFile.set(d.pointer, { line: d.line, column: d.column });

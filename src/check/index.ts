@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { pointer } from '../core/diagnostics.js';
 import type { Catalogue } from '../core/catalogue.js';
+import { extended } from '../core/objects.js';
 import { withPositions, type Position } from '../load/locate.js';
 import { compareDiagnostics } from '../load/order.js';
 import type { RouteRecord } from '../core/schema.js';
@@ -25,7 +26,7 @@ export interface CheckOptions {
 export function checkCatalogue(catalogue: Catalogue, options: CheckOptions = {}): Diagnostic[] {
   const ctx = createContext(catalogue);
   const found = [...checkRoutes(ctx), ...checkCoverage(ctx), ...checkReferences(ctx), ...checkImages(ctx)];
-  const located = options.locate ? found.map((d) => ({ ...d, ...options.locate!(d.file, d.pointer) })) : withPositions(found);
+  const located = options.locate ? found.map((d) => extended(d, options.locate!(d.file, d.pointer) ?? {})) : withPositions(found);
   return located.sort(compareDiagnostics);
 }
 
@@ -57,7 +58,7 @@ export function resolveRoutes(catalogue: Catalogue): ResolvedRoute[] {
     // `/a` and `/a/` write one file: build the first, check reports the clash.
     if (taken.has(output)) return;
     taken.add(output);
-    byPath.set(route.path, { ...route, output, declarations: [pointer(index)] });
+    byPath.set(route.path, extended(route, { output, declarations: [pointer(index)] }));
   });
   return [...byPath.values()];
 }

@@ -7,6 +7,7 @@ import { countBySeverity, type Diagnostic, type Severity } from '../core/diagnos
 import type { Catalogue } from '../core/catalogue.js';
 import type { Painter as Paint } from '../core/paint.js';
 import type { ResolvedRoute } from './index.js';
+import { extended } from '../core/objects.js';
 
 export interface CheckCounts {
   /** Routes to build per screen kind (identical duplicates once). */
@@ -66,7 +67,7 @@ function tally(keys: readonly string[]): Map<string, number> {
 
 /** Under --strict a warning is an error: in the report, the annotations and the exit code alike. */
 export function applyStrict(diagnostics: readonly Diagnostic[], strict: boolean): Diagnostic[] {
-  return strict ? diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' } : d)) : [...diagnostics];
+  return strict ? diagnostics.map((d) => (d.severity === 'warning' ? extended(d, { severity: 'error' as const }) : d)) : [...diagnostics];
 }
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

@@ -18,6 +18,7 @@ import { bytesOf, dataDirNames, KEPT_BYTES, readDataDir, type DataSnapshot } fro
 import type { ResolvedRoute } from './index.js';
 import { sizesOf, type CatalogueSizes } from './report.js';
 import { type HeldOutcome, packState, unpackState, type StoredState } from './state.js';
+import { extended } from '../core/objects.js';
 
 export type { CatalogueSizes };
 
@@ -145,7 +146,7 @@ function emptyLinks(catalogue: Catalogue | null, held = false): void {
   for (const e of [...catalogue.products, ...catalogue.articles, ...catalogue.news]) {
     const body = bodies.get(e);
     if (body === undefined || body.links.length === 0) continue;
-    if (held) bodies.set(e, { ...body, links: [] });
+    if (held) bodies.set(e, extended(body, { links: [] }));
     else body.links = [];
   }
 }
@@ -221,7 +222,7 @@ function keptFindings(
     if (pointers.size > 0) moved.set(f.file, pointers);
   }
   const findings = stored.filter((d) => d.code.startsWith('check/'));
-  return moved.size === 0 ? findings : findings.map((d) => ({ ...d, pointer: moved.get(d.file)?.get(d.pointer) ?? d.pointer }));
+  return moved.size === 0 ? findings : findings.map((d) => extended(d, { pointer: moved.get(d.file)?.get(d.pointer) ?? d.pointer }));
 }
 
 /**

@@ -22,6 +22,7 @@ import type { EntryReader } from '../load/cache.js';
 import type { DataImageFile, DataSnapshot } from '../load/read.js';
 import type { CatalogueSizes } from './report.js';
 import type { ResolvedRoute } from './index.js';
+import { extended } from '../core/objects.js';
 
 /** The files' table: columns, so that a hundred thousand files are a few arrays rather than as many objects. */
 interface FileTable {
@@ -218,7 +219,7 @@ export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState
   const index = new Map<string, number>();
   rels.forEach((rel, i) => index.set(rel, i));
   const images = new Map<string, KnownFile>();
-  for (const { rel, stat, ...image } of table.images) if (stat) images.set(rel, { ...image, stat });
+  for (const { rel, stat, ...image } of table.images) if (stat) images.set(rel, extended(image, { stat }));
   // Made when asked for, not kept: a hundred thousand records would be as many objects held for the whole run.
   const known = {
     get(rel: string): KnownFile | undefined {
@@ -375,7 +376,8 @@ export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState
  */
 function heldReport(held: HeldOutcome, plan: AssemblyPlan, lean: boolean): Report & { catalogue: Catalogue | null } {
   let catalogue: Catalogue | null | undefined;
-  const withoutLinks = () => held.files.map((f) => (f.body === undefined || f.body.links.length === 0 ? f : { ...f, body: { ...f.body, links: [] } }));
+  const withoutLinks = () =>
+    held.files.map((f) => (f.body === undefined || f.body.links.length === 0 ? f : extended(f, { body: extended(f.body, { links: [] }) })));
   const report = { ...held.report } as Report & { catalogue: Catalogue | null };
   Object.defineProperty(report, 'catalogue', {
     enumerable: true,

@@ -12,6 +12,7 @@ import { batchSizeFor, type RenderPool } from './threads/pool.js';
 import type { ArtworkResult, BodySource, ErrorPagesResult, PageFacts, RenderFailure, RouteJob, RoutesResult } from './threads/protocol.js';
 import type { BuildResult, PageStamps, PlannedRoute } from './types.js';
 import type { RecordCollector } from './incremental/record.js';
+import { extended } from '../core/objects.js';
 
 /**
  * The catalogue as the workers get it: the lean catalogue's plain data (its
@@ -25,7 +26,7 @@ export function workerCatalogue(catalogue: Catalogue): Omit<Catalogue, 'sourceOf
   const { sourceOf: _notClonable, bodies: _notNeeded, valueDigests: _mainThreadOnly, ...plain } = catalogue;
   // One object for every route: the serializer writes it once.
   const noMeta: RouteRecord['meta'] = { title: '', description: '', keywords: '' };
-  return { ...plain, routes: plain.routes.map((route) => ({ ...route, meta: noMeta })) };
+  return { ...plain, routes: plain.routes.map((route) => extended(route, { meta: noMeta })) };
 }
 
 /** A detail route → where its entity's body is (see RouteJob.body). */

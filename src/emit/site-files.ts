@@ -10,6 +10,7 @@ import { robotsTxt, sitemapEntries, writeSitemap } from './files/sitemap.js';
 import type { SiteWriter } from './output/site-writer.js';
 import type { PageFacts } from './threads/protocol.js';
 import type { PlannedRoute } from './types.js';
+import { extended } from '../core/objects.js';
 
 /** Writes the site files; resolves with every file written, relative to the output folder. */
 export async function writeSiteFiles(
@@ -49,5 +50,5 @@ function photosByEntity(catalogue: Catalogue): Map<string, string[]> {
 /** A page's sitemap facts with the photographs of the product or news item it shows. */
 function withPhotos<T extends object>(facts: T, route: { screen: string; nodeid: string }, photos: ReadonlyMap<string, string[]>): T & { images?: string[] } {
   const images = route.screen === 'product' || route.screen === 'news-detail' ? photos.get(route.nodeid) : undefined;
-  return images?.length ? { ...facts, images } : facts;
+  return images?.length ? extended(facts, { images }) : facts;
 }

@@ -9,6 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type * as JsoncParser from 'jsonc-parser';
+import { extended } from '../core/objects.js';
 
 export interface Position {
   /** 1-based. */
@@ -141,7 +142,7 @@ export function withPositions<D extends { file: string; pointer: string }>(
       file,
       indices.map((i) => diagnostics[i].pointer),
     );
-    indices.forEach((i, k) => (out[i] = { ...diagnostics[i], ...positions[k] }));
+    indices.forEach((i, k) => (out[i] = extended(diagnostics[i], positions[k])));
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type * as ImageSize from 'image-size';
 import { shownSize, URL_SAFE_NAME } from '../core/images.js';
+import { extended } from '../core/objects.js';
 import { DEFAULT_LIMITS, limitsOf, type DataLimits } from './limits.js';
 import { fileStatOf, nowNs, pathStat, sameStat, type FileStat, type KnownFile } from './file-stat.js';
 import { isHiddenName } from './hidden.js';
@@ -179,24 +180,24 @@ export function readDataDir(dataDir: string, keepBytes = KEPT_BYTES, known?: Pic
   const files = entries.map((e): DataFile => {
     const file = label(e.rel);
     try {
-      const field = e.into === 'routes' ? 'routesBytes' : 'fileBytes';
+      const field: 'routesBytes' | 'fileBytes' = e.into === 'routes' ? 'routesBytes' : 'fileBytes';
       const k = e.into === 'site' ? undefined : unchanged(e.rel);
       // As if read: the same size decides the same way against the limit.
       if (k)
         return k.size > limits[field]
-          ? { ...e, file, tooLarge: { size: k.size, limit: limits[field], field } }
-          : { ...e, file, size: k.size, digest: k.digest, stat: k.stat, unread: true };
+          ? extended(e, { file, tooLarge: { size: k.size, limit: limits[field], field } })
+          : extended(e, { file, size: k.size, digest: k.digest, stat: k.stat, unread: true as const });
       const { read, stat } = readWithin(join(root, e.rel), limits[field]);
       if (e.into === 'site') limits = limitsOf(Buffer.isBuffer(read) ? read : undefined);
       if (!Buffer.isBuffer(read) || read.length > limits[field]) {
         const size = Buffer.isBuffer(read) ? read.length : read.size;
-        return { ...e, file, tooLarge: { size, limit: limits[field], field } };
+        return extended(e, { file, tooLarge: { size, limit: limits[field], field } });
       }
       const bytes = read;
       held += bytes.length;
-      return { ...e, file, bytes: held <= keepBytes ? bytes : undefined, size: bytes.length, digest: digestOf(bytes), stat };
+      return extended(e, { file, bytes: held <= keepBytes ? bytes : undefined, size: bytes.length, digest: digestOf(bytes), stat });
     } catch (err) {
-      return { ...e, file, error: err as NodeJS.ErrnoException };
+      return extended(e, { file, error: err as NodeJS.ErrnoException });
     }
   });
   const found = top.outside.has(IMAGES_DIR) ? { files: [], strays: [] } : imageFilesIn(root, guard);

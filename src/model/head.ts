@@ -12,6 +12,7 @@ import { type SiteModel, articleHref, listPageIndex, newsHref, productHref, scre
 import { absoluteUrl, firstParagraph, laterDate, photoUrls, safeHref, siteUrl, trimToSentences } from './text.js';
 import { squash } from '../core/search-text.js';
 import type { Crumb, View } from './view.js';
+import { extended } from '../core/objects.js';
 
 export type MetaField = 'title' | 'description' | 'keywords';
 
@@ -303,7 +304,7 @@ export function computeHead(model: SiteModel, route: RouteRecord, view: View, cr
     shareImage: shareImageOf(model, image),
     ...dates,
   };
-  return { ...base, jsonLd: structuredData(model, view, crumbs, base) };
+  return extended(base, { jsonLd: structuredData(model, view, crumbs, base) });
 }
 
 /** Head of the 404 page: never indexed, canonical to nothing. */

@@ -26,6 +26,7 @@ import { canonicalPath, computeHead, errorHead, notFoundHead, type HeadData, typ
 import type { SiteModel } from '../model/model.js';
 import { noteRead, unrecorded } from '../model/reads.js';
 import { breadcrumbs, resolveView, type Crumb, type View } from '../model/view.js';
+import { extended } from '../core/objects.js';
 
 const DOCTYPE = '<!doctype html>';
 
@@ -215,7 +216,8 @@ export function renderRoute(model: SiteModel, route: RouteRecord): string {
 
 /** What the sitemap and the build report need to know about a route, without rendering it. */
 export function routeFacts(model: SiteModel, route: RouteRecord): RouteFacts {
-  if (lastFacts && lastFacts.model === model && lastFacts.route === route) return { ...lastFacts.facts, metaFallback: [...lastFacts.facts.metaFallback] };
+  if (lastFacts && lastFacts.model === model && lastFacts.route === route)
+    return extended(lastFacts.facts, { metaFallback: [...lastFacts.facts.metaFallback] });
   const view = resolveView(model, route);
   return factsOf(model, route, computeHead(model, route, view, breadcrumbs(model, route, view)));
 }

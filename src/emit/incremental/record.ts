@@ -20,6 +20,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { PageFacts, PageRecords } from '../threads/protocol.js';
 import type { PlannedRoute } from '../types.js';
 import { folderIdentity } from '../../load/file-stat.js';
+import { extended } from '../../core/objects.js';
 
 const FORMAT = 'site-build-record/3';
 /** Records kept: the outputs of a few projects, branches and test folders. */
@@ -350,7 +351,7 @@ export class RecordCollector {
   /** A page taken over as it was: its entry of the last record (the one this collector started from), with its file's new stamp. */
   keep(index: number, entry: RecordedEntry, stamp: string): void {
     if (this.previous === undefined) throw new Error('a page can be taken over only from the record the collector started from');
-    this.entries[index] = { ...entry, stamp };
+    this.entries[index] = extended(entry, { stamp });
   }
 
   /** Whether every page of the plan has its entry (a page rendered without a record cannot be taken over later). */

@@ -426,11 +426,12 @@ function compact(record: Tables, flags: Used): Tables {
     digests: keep(record.digests, flags.names),
     targets: keep(record.targets, flags.targets),
     groups: keep(record.groups, flags.groups).map((ids) => ids.map((t) => targets[t])),
-    entries: record.entries.map((e) => ({
-      ...e,
-      reads: Int32Array.from(e.reads, (r) => names[r]),
-      internal: Int32Array.from(e.internal, (t) => targets[t]),
-      group: e.group < 0 ? -1 : groups[e.group],
-    })),
+    entries: record.entries.map((e) =>
+      extended(e, {
+        reads: Int32Array.from(e.reads, (r) => names[r]),
+        internal: Int32Array.from(e.internal, (t) => targets[t]),
+        group: e.group < 0 ? -1 : groups[e.group],
+      }),
+    ),
   };
 }

@@ -38,7 +38,7 @@ function memoryWriter(into: Map<string, Buffer | string>): SiteWriter {
 
 /** Per-view memo of the things made lazily. */
 interface Made {
-  search?: Promise<Map<string, string>>;
+  search?: Promise<Map<string, Buffer | string>>;
   sitemap?: Promise<Map<string, string>>;
   artwork?: Map<string, string>;
   images?: Map<string, { image: CatalogueImage; variant: boolean }>;
@@ -70,11 +70,19 @@ export function createDevFiles(opts: { clientDir: string; cacheDir?: string }): 
     return body && { body, immutable: true };
   }
 
-  function searchFiles(view: SiteView): Promise<Map<string, string>> {
+  function searchFiles(view: SiteView): Promise<Map<string, Buffer | string>> {
     const m = memo(view);
     m.search ??= import('../emit/files/search-cache.js')
       .then(({ cachedSearchIndex }) => cachedSearchIndex(view.catalogue, view.routes, opts.cacheDir, view.checkKey))
-      .then((out) => new Map(out.files.map((f) => [`/${f.path}`, f.contents])));
+      .then(
+        (out) =>
+          new Map(
+            out.files.map((f) => [
+              `/${f.path}`,
+              typeof f.contents === 'string' ? f.contents : Buffer.from(f.contents.buffer, f.contents.byteOffset, f.contents.byteLength),
+            ]),
+          ),
+      );
     return m.search;
   }
 

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { cachedSearchIndex } from '../../src/emit/files/search-cache.js';
-import { buildSearchIndex, indexDocuments, searchDocuments, searchIndexOutput, shardCount, shardDocuments } from '../../src/emit/files/search-index.js';
+import {
+  buildSearchIndex,
+  indexDocuments,
+  searchDocuments,
+  searchIndexOutput,
+  shardCount,
+  shardDocuments,
+  type SearchIndexOutput,
+} from '../../src/emit/files/search-index.js';
 import { makeShard, readStoredShard, type ShardTask } from '../../src/emit/files/search-update.js';
 import { cappedSquash } from '../../src/core/search-text.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
@@ -69,31 +77,41 @@ const catalogueWith = (text: string) =>
   }) as unknown as Catalogue;
 const routes = [{ path: '/herb-extract/bulk-curcumin', screen: 'product', nodeid: 'p1' }];
 
+/** The index with every file as text: a shard taken from the cache comes as its stored bytes. */
+const asText = (out: SearchIndexOutput): SearchIndexOutput => ({
+  ...out,
+  files: out.files.map((f) => ({ path: f.path, contents: typeof f.contents === 'string' ? f.contents : Buffer.from(f.contents).toString('utf8') })),
+});
+const cached = async (...args: Parameters<typeof cachedSearchIndex>) => asText(await cachedSearchIndex(...args));
+
 describe('cachedSearchIndex', () => {
   test('a hit gives the bytes a fresh build gives; changed content is a miss, never a stale index', async () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const first = catalogueWith('Turmeric root extract for supplements.');
-    const miss = await cachedSearchIndex(first, routes, cacheDir);
+    const miss = await cached(first, routes, cacheDir);
     const slots = readdirSync(cacheDir).filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n));
     expect(slots).toHaveLength(1);
     // The entry names the stored shards; it does not hold the index a second time.
     const slot = readFileSync(path.join(cacheDir, slots[0]), 'utf8');
     expect(slot.length).toBeLessThan(miss.files.reduce((n, f) => n + f.contents.length, 0) / 4);
-    const hit = await cachedSearchIndex(first, routes, cacheDir);
+    const raw = await cachedSearchIndex(first, routes, cacheDir);
+    // A hit's shards are the stored bytes, never decoded into a string; the entry file is made anew.
+    expect(raw.files.map((f) => typeof f.contents)).toEqual(['object', 'string']);
+    const hit = asText(raw);
     expect(hit).toEqual(buildSearchIndex(first, routes));
     expect(miss).toEqual(hit);
     // A shard the entry names, pruned since: a miss, indexed again to the same bytes.
     rmSync(path.join(cacheDir, 'search-shards'), { recursive: true });
-    expect(await cachedSearchIndex(first, routes, cacheDir)).toEqual(hit);
-    expect(await cachedSearchIndex(first, routes, cacheDir)).toEqual(hit);
+    expect(await cached(first, routes, cacheDir)).toEqual(hit);
+    expect(await cached(first, routes, cacheDir)).toEqual(hit);
 
     const changed = catalogueWith('Turmeric root extract for beverages.');
-    const again = await cachedSearchIndex(changed, routes, cacheDir);
+    const again = await cached(changed, routes, cacheDir);
     expect(again).toEqual(buildSearchIndex(changed, routes));
     expect(again.shards).not.toEqual(hit.shards);
     // A route moved to another path is a change too.
     const moved = [{ ...routes[0], path: '/herb-extract/curcumin' }];
-    expect(await cachedSearchIndex(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
+    expect(await cached(first, moved, cacheDir)).toEqual(buildSearchIndex(first, moved));
   });
 
   test('a lean catalogue (bodies dropped at load) whose body changed is a miss too', async () => {
@@ -102,14 +120,14 @@ describe('cachedSearchIndex', () => {
     const lean = async () => (await loadCatalogue(data, { lean: true })).catalogue!;
     const first = await lean();
     const routesOf = resolveRoutes(first);
-    const hit = await cachedSearchIndex(first, routesOf, cacheDir);
+    const hit = await cached(first, routesOf, cacheDir);
     const file = path.join(data, 'news/expo-2024.json');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     doc.body = [{ type: 'paragraph', text: 'Quercetin samples shipped to every visitor.' }];
     writeFileSync(file, JSON.stringify(doc));
     const changed = await lean();
     expect(changed.news[0]).toEqual(first.news[0]); // the lean entities alone cannot tell
-    const again = await cachedSearchIndex(changed, routesOf, cacheDir);
+    const again = await cached(changed, routesOf, cacheDir);
     expect(again.shards).not.toEqual(hit.shards);
     expect(again).toEqual(buildSearchIndex(changed, routesOf));
   });
@@ -118,22 +136,22 @@ describe('cachedSearchIndex', () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const entries = () => readdirSync(cacheDir).filter((n) => /^search-[0-9a-f]{24}\.json$/.test(n)).length;
     const first = catalogueWith('Turmeric root extract for supplements.');
-    expect(await cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
+    expect(await cached(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
     expect(entries()).toBe(1);
-    expect(await cachedSearchIndex(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
+    expect(await cached(first, routes, cacheDir, 'check-key-1')).toEqual(buildSearchIndex(first, routes));
     expect(entries()).toBe(1);
     // New data means a new check key (it hashes every data byte): a miss, built from the new catalogue.
     const changed = catalogueWith('Turmeric root extract for beverages.');
-    expect(await cachedSearchIndex(changed, routes, cacheDir, 'check-key-2')).toEqual(buildSearchIndex(changed, routes));
+    expect(await cached(changed, routes, cacheDir, 'check-key-2')).toEqual(buildSearchIndex(changed, routes));
     expect(entries()).toBe(2);
     // Not the same entry as the catalogue-hash key of the same content.
-    await cachedSearchIndex(changed, routes, cacheDir);
+    await cached(changed, routes, cacheDir);
     expect(entries()).toBe(3);
   });
 
   test('without a cache folder it builds and stores nothing', async () => {
     const c = catalogueWith('Turmeric.');
-    expect(await cachedSearchIndex(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));
+    expect(await cached(c, routes, undefined)).toEqual(buildSearchIndex(c, routes));
   });
 });
 
@@ -156,11 +174,11 @@ describe('search index shards', () => {
       fromPrevious.push(tasks.map((t) => t.previous !== undefined));
       return Promise.all(tasks.map((task) => makeShard(task)));
     };
-    const made = await cachedSearchIndex(first, routesOf, cacheDir, undefined, counting);
+    const made = await cached(first, routesOf, cacheDir, undefined, counting);
     expect(made).toEqual(buildSearchIndex(first, routesOf));
     expect(indexed).toEqual([4]);
     const edited = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, now organic.' : `Extract number ${i}.`));
-    const again = await cachedSearchIndex(edited, routesOf, cacheDir, undefined, counting);
+    const again = await cached(edited, routesOf, cacheDir, undefined, counting);
     expect(again).toEqual(buildSearchIndex(edited, routesOf));
     // One shard made again (from its last version), the other three taken from their entries.
     expect(indexed).toEqual([4, 1]);
@@ -168,7 +186,7 @@ describe('search index shards', () => {
     expect(again.shards.filter((url) => made.shards.includes(url))).toHaveLength(3);
     // A third edit of the same document starts from the second's version, not the first's.
     const third = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, organic and kosher.' : `Extract number ${i}.`));
-    expect(await cachedSearchIndex(third, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(third, routesOf));
+    expect(await cached(third, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(third, routesOf));
     expect(fromPrevious.at(-1)).toEqual([true]);
     const second = again.files.find((f) => !made.shards.includes(`/${f.path}`) && f.path.startsWith('search/index-'));
     expect(readStoredShard(lastTasks[0].previous!.entry)?.contents).toBe(second?.contents);
@@ -176,7 +194,7 @@ describe('search index shards', () => {
     const latest = path.join(cacheDir, 'search-shards', 'latest-4.json');
     writeFileSync(latest, JSON.stringify({ ...JSON.parse(readFileSync(latest, 'utf8')), code: 'other indexing code' }));
     const fourth = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, organic, kosher and halal.' : `Extract number ${i}.`));
-    expect(await cachedSearchIndex(fourth, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(fourth, routesOf));
+    expect(await cached(fourth, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(fourth, routesOf));
     expect(fromPrevious.at(-1)).toEqual([false]);
   });
 });
@@ -194,9 +212,7 @@ describe('indexInWorker', () => {
     // And through the cache, as the build calls it: a miss indexed in the thread, then a hit.
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
     const c = catalogueWith('Another text.');
-    expect(await cachedSearchIndex(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
-    expect(await cachedSearchIndex(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(
-      buildSearchIndex(c, routes),
-    );
+    expect(await cached(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
+    expect(await cached(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(buildSearchIndex(c, routes));
   });
 });

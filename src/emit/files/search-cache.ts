@@ -6,36 +6,47 @@
  * same bytes either way.
  */
 import { createHash, hash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../../core/catalogue.js';
+import { codeFingerprint } from '../../load/cache.js';
 import {
-  searchDocuments,
+  documentAt,
   searchIndexOutput,
+  searchPlaces,
   shardDocuments,
+  textCapOf,
+  type DocumentPlace,
   type SearchDocument,
+  type SearchFile,
   type SearchIndexOutput,
   type SearchRoute,
   type ShardFile,
 } from './search-index.js';
-import { makeShard, readStoredShard, type ShardTask } from './search-update.js';
+import { makeShard, type ShardTask } from './search-update.js';
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
 
-const FORMAT = 'site-search-cache/3';
+const FORMAT = 'site-search-cache/4';
 
 let codeKey: string | null | undefined;
 
-/** Hash of the code that shapes the index (this stage, the shared tokenizer and search text, MiniSearch); null when unreadable. */
+/**
+ * Hash of the code that shapes the index (this stage, the shared tokenizer and search text, MiniSearch, and the
+ * load stage's code, which makes the entities); null when unreadable.
+ */
 function indexingCode(): string | null {
   if (codeKey !== undefined) return codeKey;
   try {
     const here = fileURLToPath(import.meta.url);
     const ext = path.extname(here); // .js from build/, .ts under vitest
-    const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0`);
+    // The load stage's code too: a lean document is named by its file's sha1, and that code makes its title and text.
+    const catalogueCode = codeFingerprint();
+    if (catalogueCode === undefined) throw new Error("the load stage's code is unreadable");
+    const h = createHash('sha256').update(`${FORMAT}\0${process.version}\0${catalogueCode}\0`);
     // Its package.json is not among its exports: found from the entry point, up to the package's folder.
     const entry = createRequire(import.meta.url).resolve('minisearch');
     const pkgFile = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}minisearch${path.sep}`)), 'minisearch', 'package.json');
@@ -89,62 +100,84 @@ export async function cachedSearchIndex(
 ): Promise<SearchIndexOutput> {
   const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
   if (slot.hit !== undefined) return slot.hit;
-  const docs = searchDocuments(catalogue, routes);
-  const shards = shardDocuments(docs);
+  // Places first, documents only where needed: a lean entity's document is named by its file's sha1 (its identity),
+  // so the text, title and excerpt of the shards kept are never made.
+  const places = searchPlaces(catalogue, routes);
+  const max = textCapOf(catalogue);
+  const shards = shardDocuments(places);
+  const made = new Map<DocumentPlace, SearchDocument>();
+  const documentOf = (place: DocumentPlace): SearchDocument => {
+    let doc = made.get(place);
+    if (doc === undefined) made.set(place, (doc = documentAt(catalogue, place, max)));
+    return doc;
+  };
+  const identityOf = (place: DocumentPlace): string => {
+    const body = catalogue.bodies?.get(place.entity);
+    return body === undefined ? documentIdentity(documentOf(place)) : placeIdentity(place, `${body.digest}:${max}`);
+  };
   const code = indexingCode();
-  const keys = shards.map((shard) => (code === null ? null : shardKey(code, shard)));
+  const keys = shards.map((shard) => (code === null ? null : shardKey(code, shard, identityOf)));
+  const stored = keys.map((key) => (cacheDir === undefined || key === null ? undefined : storedShardFile(cacheDir, key)));
+  const files: Array<SearchFile | undefined> = [...stored];
+  const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
   // Each document's digest only for the shards to make: an update finds the documents that changed by them.
   const digests: string[][] = [];
-  const stored = keys.map((key) => (cacheDir === undefined || key === null ? undefined : readShard(cacheDir, key)));
-  const files = stored.map((s) => (s === undefined ? undefined : { path: s.path, contents: s.contents }));
-  const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
   if (missing.length > 0) {
     const latest = cacheDir === undefined || code === null ? [] : readLatest(cacheDir, shards.length, code);
-    for (const i of missing) digests[i] = shards[i].map(documentDigest);
+    for (const i of missing) digests[i] = shards[i].map((place) => documentDigest(identityOf(place)));
     const tasks = missing.map((i): ShardTask => {
       const key = keys[i] ?? undefined;
       const previous = cacheDir === undefined || latest[i] === undefined ? undefined : { key: latest[i], entry: shardFile(cacheDir, latest[i]) };
-      return { docs: shards[i], digests: digests[i], key, previous };
+      return { docs: shards[i].map(documentOf), digests: digests[i], key, previous };
     });
-    const made = await index(tasks);
-    missing.forEach((i, j) => (files[i] = made[j]));
+    const indexed = await index(tasks);
+    missing.forEach((i, j) => (files[i] = indexed[j]));
     if (cacheDir !== undefined)
       later(() => {
-        missing.forEach((i, j) => keys[i] !== null && storeShard(cacheDir, keys[i], made[j], digests[i]));
+        missing.forEach((i, j) => keys[i] !== null && storeShard(cacheDir, keys[i], indexed[j], digests[i]));
         pruneShards(cacheDir, shards.length);
       });
   }
   if (cacheDir !== undefined && code !== null)
     later(() => {
       writeLatest(cacheDir, code, keys as string[]);
-      slot.store(keys as string[], docs.length);
+      slot.store(keys as string[], places.length);
     });
-  return searchIndexOutput(files as ShardFile[], docs.length);
+  return searchIndexOutput(files as SearchFile[], places.length);
 }
 
 /**
- * A document's digest: whatever of it the index holds, its text by what the text was made from where that is
- * known (SearchDocument.source; the code that makes it is in indexingCode's key). Hashing a catalogue's whole
+ * A document's digest: the hash of its identity (documentIdentity, placeIdentity). Hashing a catalogue's whole
  * text on every build would cost more than the rest of an incremental build's search index.
  */
-function documentDigest(d: SearchDocument): string {
-  return hash('sha1', documentIdentity(d), 'hex');
-}
-
-/** What a document's digest hashes: JSON, so it holds no line break. */
-function documentIdentity(d: SearchDocument): string {
-  const made = d.source === undefined ? [d.text, d.excerpt] : [d.source];
-  return JSON.stringify([d.kind, d.url, d.title, ...made]);
+function documentDigest(identity: string): string {
+  return hash('sha1', identity, 'hex');
 }
 
 /**
- * A shard's documents (what their digests hash, a line each) and the indexing code, hashed: the name of its entry.
+ * What names a document whose text is not known by what it was made from: whatever of it the index holds. JSON,
+ * so it holds no line break.
+ */
+function documentIdentity(d: SearchDocument): string {
+  return JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt]);
+}
+
+/**
+ * What names a lean entity's document: its kind, URL and `source` (its file's sha1 and the text cap). The title,
+ * text and excerpt are made from the file's bytes by code in indexingCode's key, so they add nothing.
+ */
+function placeIdentity(place: DocumentPlace, source: string): string {
+  return JSON.stringify([place.kind, place.url, source]);
+}
+
+/**
+ * A shard's documents (their identities, a line each) and the indexing code, hashed: the name of its entry.
  * One hash a shard, not one a document: at 100,000 routes the documents' own digests were a third of a second of
  * every build whose data changed, and only the shards made again need them.
  */
-function shardKey(code: string, docs: readonly SearchDocument[]): string {
+function shardKey(code: string, places: readonly DocumentPlace[], identityOf: (place: DocumentPlace) => string): string {
   const h = createHash('sha256').update(`${code}\0shard\0`);
-  for (const d of docs) h.update(documentIdentity(d)).update('\n');
+  for (const place of places) h.update(`${identityOf(place)}\n`);
   return h.digest('hex').slice(0, 40);
 }
 
@@ -182,8 +215,24 @@ function writeLatest(cacheDir: string, code: string, keys: readonly string[]): v
   writeCacheFile(file, text);
 }
 
-/** A stored shard (readStoredShard), by its key. */
-const readShard = (cacheDir: string, key: string) => readStoredShard(shardFile(cacheDir, key));
+/**
+ * A stored shard's output file, by its key: its contents as the bytes stored, never decoded into a string (at
+ * 100,000 routes 64 shards, 44 MB, read on every build whose data changed). Marked as used.
+ */
+function storedShardFile(cacheDir: string, key: string): SearchFile | undefined {
+  const entry = shardFile(cacheDir, key);
+  try {
+    const bytes = readFileSync(entry);
+    const first = bytes.indexOf(10);
+    const second = first < 0 ? -1 : bytes.indexOf(10, first + 1);
+    if (second < 0) return undefined;
+    const now = new Date();
+    utimesSync(entry, now, now);
+    return { path: bytes.toString('utf8', 0, first), contents: bytes.subarray(second + 1) };
+  } catch {
+    return undefined;
+  }
+}
 
 function storeShard(cacheDir: string, key: string, shard: ShardFile, digests: readonly string[]): void {
   writeCacheFile(shardFile(cacheDir, key), `${shard.path}\n${JSON.stringify(digests)}\n${shard.contents}`);
@@ -217,11 +266,10 @@ function cacheSlot(
   try {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; shards?: unknown; documents?: unknown };
     if (stored.key === key && Array.isArray(stored.shards) && typeof stored.documents === 'number') {
-      const shards = (stored.shards as unknown[]).map((k) => (typeof k === 'string' && SHARD_KEY.test(k) ? readShard(cacheDir, k) : undefined));
+      const shards = (stored.shards as unknown[]).map((k) => (typeof k === 'string' && SHARD_KEY.test(k) ? storedShardFile(cacheDir, k) : undefined));
       // A shard pruned since (or damaged) makes it a miss.
       if (shards.every((s) => s !== undefined)) {
-        const files = shards.map((s) => ({ path: s!.path, contents: s!.contents }));
-        return { hit: searchIndexOutput(files, stored.documents), store: () => undefined };
+        return { hit: searchIndexOutput(shards as SearchFile[], stored.documents), store: () => undefined };
       }
     }
   } catch {

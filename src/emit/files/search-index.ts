@@ -37,9 +37,14 @@ export interface SearchDocument {
   source?: string;
 }
 
+/**
+ * A file of the index, relative to the output directory (forward slashes): a shard's stored bytes as the cache
+ * holds them, or text made now.
+ */
+export type SearchFile = { path: string; contents: string | Uint8Array };
+
 export interface SearchIndexOutput {
-  /** Files relative to the output directory, forward slashes. */
-  files: Array<{ path: string; contents: string }>;
+  files: SearchFile[];
   /** URLs of the shards' files (content-hashed), in shard order. */
   shards: string[];
   documents: number;
@@ -52,37 +57,65 @@ const SCREEN_KIND: Partial<Record<string, SearchKind>> = { product: 'product', a
 
 const excerptOf = (text: string): string => capText(text, EXCERPT_CHARS);
 
+/** A search document before its text is made: the entity a route shows, at the URL the document links to. */
+export interface DocumentPlace {
+  kind: SearchKind;
+  url: string;
+  entity: Product | Article | NewsItem;
+}
+
 /**
- * The searchable documents: every product, article and news item that a
- * route shows, at its first declared path (a legacy duplicate path does not
- * make a second result). Sorted by kind then URL so the output is stable.
- * The text of a lean catalogue's entity (its body dropped at load) is the
- * one the load stage kept for it, made by the same function.
+ * Where the searchable documents are: every product, article and news item
+ * that a route shows, at its first declared path (a legacy duplicate path does
+ * not make a second result). Sorted by kind then URL so the output is stable.
  */
-export function searchDocuments(catalogue: Catalogue, routes: readonly SearchRoute[]): SearchDocument[] {
+export function searchPlaces(catalogue: Catalogue, routes: readonly SearchRoute[]): DocumentPlace[] {
   const products = new Map(catalogue.products.map((p) => [p.id, p]));
   const articles = new Map(catalogue.articles.map((a) => [a.id, a]));
   const news = new Map(catalogue.news.map((n) => [n.id, n]));
-  const max = indexedTextChars(catalogue.products.length + catalogue.articles.length + catalogue.news.length);
   const seen = new Set<string>();
-  const docs: SearchDocument[] = [];
-  const add = (kind: SearchKind, entity: Product | Article | NewsItem | undefined, url: string, title: (e: never) => string) => {
+  const places: DocumentPlace[] = [];
+  const add = (kind: SearchKind, entity: Product | Article | NewsItem | undefined, url: string) => {
     if (entity === undefined) return;
     const key = `${kind}:${entity.id}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const body = catalogue.bodies?.get(entity);
-    const text = body?.searchText ?? entitySearchText(kind, entity, max);
-    docs.push({ kind, url, title: squash(title(entity as never)), text, excerpt: excerptOf(text), source: body && `${body.digest}:${max}` });
+    places.push({ kind, url, entity });
   };
   for (const route of routes) {
     const kind = SCREEN_KIND[route.screen];
-    if (kind === 'product') add(kind, products.get(route.nodeid), route.path, (p: Product) => p.name);
-    else if (kind === 'article') add(kind, articles.get(route.nodeid), route.path, (a: Article) => a.headline);
-    else if (kind === 'news') add(kind, news.get(route.nodeid), route.path, (n: NewsItem) => n.title);
+    if (kind === 'product') add(kind, products.get(route.nodeid), route.path);
+    else if (kind === 'article') add(kind, articles.get(route.nodeid), route.path);
+    else if (kind === 'news') add(kind, news.get(route.nodeid), route.path);
   }
   const order: Record<SearchKind, number> = { product: 0, article: 1, news: 2 };
-  return docs.sort((a, b) => order[a.kind] - order[b.kind] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return places.sort((a, b) => order[a.kind] - order[b.kind] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}
+
+/** The cap on each document's indexed text in this catalogue (see indexedTextChars). */
+export const textCapOf = (catalogue: Catalogue): number => indexedTextChars(catalogue.products.length + catalogue.articles.length + catalogue.news.length);
+
+const TITLE: Record<SearchKind, (entity: never) => string> = {
+  product: (p: Product) => p.name,
+  article: (a: Article) => a.headline,
+  news: (n: NewsItem) => n.title,
+};
+
+/**
+ * The document at a place, its text capped at `max` (textCapOf). The text of a lean catalogue's entity (its body
+ * dropped at load) is the one the load stage kept for it, made by the same function.
+ */
+export function documentAt(catalogue: Catalogue, place: DocumentPlace, max: number): SearchDocument {
+  const { kind, url, entity } = place;
+  const body = catalogue.bodies?.get(entity);
+  const text = body?.searchText ?? entitySearchText(kind, entity, max);
+  return { kind, url, title: squash(TITLE[kind](entity as never)), text, excerpt: excerptOf(text), source: body && `${body.digest}:${max}` };
+}
+
+/** The searchable documents (see searchPlaces), sorted by kind then URL. */
+export function searchDocuments(catalogue: Catalogue, routes: readonly SearchRoute[]): SearchDocument[] {
+  const max = textCapOf(catalogue);
+  return searchPlaces(catalogue, routes).map((place) => documentAt(catalogue, place, max));
 }
 
 /** The index files, pure: the same catalogue gives byte-identical output. */
@@ -106,12 +139,23 @@ export function shardCount(documents: number): number {
   return shards;
 }
 
-/** The documents of each shard, by a hash of their URL (stable as other documents come and go), each in the documents' order. */
-export function shardDocuments(docs: readonly SearchDocument[]): SearchDocument[][] {
+/**
+ * The documents (or their places) of each shard, by a hash of their URL (stable as other documents come and go),
+ * each in the given order. FNV-1a over the URL's UTF-16 code units: a shard's place needs no secret, and at
+ * 100,000 routes a sha1 each was a fifth of a second of every build whose data changed.
+ */
+export function shardDocuments<T extends { url: string }>(docs: readonly T[]): T[][] {
   const count = shardCount(docs.length);
-  const shards: SearchDocument[][] = Array.from({ length: count }, () => []);
-  for (const doc of docs) shards[count === 1 ? 0 : hash('sha1', doc.url, 'buffer').readUInt32BE(0) % count].push(doc);
+  const shards: T[][] = Array.from({ length: count }, () => []);
+  for (const doc of docs) shards[count === 1 ? 0 : urlHash(doc.url) % count].push(doc);
   return shards;
+}
+
+/** 32-bit FNV-1a of a string's code units, unsigned. */
+export function urlHash(url: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < url.length; i++) h = Math.imul(h ^ url.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** A shard's file in the output: its path (named by its content's hash) and contents. */
@@ -239,7 +283,7 @@ export function indexShardFile(docs: readonly SearchDocument[]): SearchIndexFile
 }
 
 /** The index files of the shards' files, in shard order: theirs and the entry file that names them. */
-export function searchIndexOutput(shards: readonly ShardFile[], documents: number): SearchIndexOutput {
+export function searchIndexOutput(shards: readonly SearchFile[], documents: number): SearchIndexOutput {
   const urls = shards.map((f) => `/${f.path}`);
   const entry: SearchEntry = { version: SEARCH_INDEX_VERSION, shards: urls, documents };
   return { files: [...shards, { path: SEARCH_ENTRY_PATH.slice(1), contents: JSON.stringify(entry) + '\n' }], shards: urls, documents };

@@ -44,6 +44,8 @@ export interface CheckResult {
   read: number;
   /** Set when the cross-file rules did not run: their findings are the stored run's, their input unchanged (see keptFindings). */
   findingsKept?: true;
+  /** The sha1 of the route registry's bytes (routes.json) as read, when they were: the routes are made from them alone. */
+  registry?: string;
 }
 
 export interface CheckDataDirOptions {
@@ -92,10 +94,11 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   options.onKey?.(key);
   const read = countRead(snapshot);
   const all = snapshot.files.length;
+  const registry = snapshot.files.find((f) => f.into === 'routes')?.digest;
   if (!path || !stateId || !key) {
     const { checked } = await loadAndCheck(snapshot, lean);
     emptyLinks(checked.catalogue);
-    return { ...checked, validated: all, reused: 0, read };
+    return { ...checked, validated: all, reused: 0, read, registry };
   }
 
   const later = options.later ?? ((write: () => void) => write());
@@ -104,7 +107,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
     const settled = state!.withSettledStats(snapshot);
     if (settled) later(() => writeEntryParts(path, stateId, settled.count, settled.make));
     // Assigned, not spread: spreading would read the catalogue, which is decoded only when first read.
-    return Object.assign(stored, { key, validated: 0, reused: all, read });
+    return Object.assign(stored, { key, validated: 0, reused: all, read, registry });
   }
   const { checked, load } = await loadAndCheck(snapshot, lean, state, true);
   const reused = load.reused ?? 0;
@@ -123,7 +126,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
     state?.release();
     emptyLinks(checked.catalogue, memory !== undefined);
   });
-  return { ...checked, key, validated: all - reused, reused, read, ...(load.findingsKept && { findingsKept: true as const }) };
+  return { ...checked, key, validated: all - reused, reused, read, registry, ...(load.findingsKept && { findingsKept: true as const }) };
 }
 
 function readState(path: string, stateId: string, held?: HeldOutcome): StoredState | undefined {

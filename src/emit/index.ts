@@ -32,7 +32,17 @@ import type { Stock } from './output/stock.js';
 import { stampRecorder, takeStamps } from './output/stamps.js';
 import { pageDirs, planRoutes } from './plan.js';
 import { detailBody, renderAll, workerCatalogue } from './render-pages.js';
-import { globalKey, readRecord, RecordCollector, routeKey, writeRecord, type BuildRecord } from './incremental/record.js';
+import {
+  globalKey,
+  readRecord,
+  RecordCollector,
+  routeKey,
+  routePart,
+  routePartOf,
+  writeRecord,
+  type BuildRecord,
+  type RecordedEntry,
+} from './incremental/record.js';
 import { takeOverPages, type TakenOver } from './incremental/reuse.js';
 import { selectPages, type Selection } from './incremental/select.js';
 import { manifestFileOf, optionsKey, verifyInThread, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
@@ -149,11 +159,15 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
 
     // incremental: the pages whose inputs did not change since the last build into this folder are taken over
     const bodyOf = detailBody(catalogue);
-    // Asked for by the selection and again by the new record: each route's key is made once.
-    const routeKeys: Array<string | undefined> = [];
-    const keyOf = (planned: PlannedRoute) => (routeKeys[planned.index] ??= routeKey(planned, bodyOf(planned.route)?.digest));
     const global = cacheDir === undefined ? '' : globalKey({ renderModule, assets, htmlTwins, origin: catalogue.site.origin });
     const previous = cacheDir === undefined ? undefined : readRecord(cacheDir, outDir, global);
+    // Asked for by the selection and again by the new record: each route's key is made once. Planned from the same
+    // registry (and by the same code: the record's global key), a page's route part is its last entry's.
+    const { registry } = checked;
+    const samePlan = registry !== undefined && previous?.registry === registry;
+    const routeKeys: Array<string | undefined> = [];
+    const keyOf = (planned: PlannedRoute, last?: RecordedEntry) =>
+      (routeKeys[planned.index] ??= routeKey(samePlan && last !== undefined ? routePartOf(last.route) : routePart(planned), bodyOf(planned.route)?.digest));
     let mainRenderer: Renderer | undefined;
     let selection: Selection | undefined;
     let digests: string[] | undefined;
@@ -258,7 +272,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
       const record = built.record;
-      if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, ...record }));
+      if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, registry, ...record }));
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
       const answer: Answer = {

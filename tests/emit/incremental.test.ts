@@ -141,6 +141,16 @@ const EDITS: Record<string, (c: Catalogue, step: number, rand: () => number) => 
     c.write(`news/${c.files('news').find((f) => c.read(`news/${f}`).id === entity.id)!}`, entity);
     return { what: `news route ${from} moved to ${route.path}` };
   },
+  routeMeta(c, step) {
+    // The same path, so the same output file: only the route's own value tells the page to render again.
+    const routes = c.routes();
+    const { route } = c.withRoute('articles', 'article');
+    const declared = routes.find((r) => r.path === route.path)!;
+    const meta = declared.meta as { description: string };
+    declared.meta = { ...meta, description: `${meta.description} Revised in step ${step}.` };
+    c.write('routes.json', routes);
+    return { what: `meta description of the route ${route.path}` };
+  },
   routeRemoved(c) {
     const routes = c.routes();
     const { file, entity } = c.withRoute('news', 'news-detail');

@@ -22,7 +22,7 @@ import type { PlannedRoute } from '../types.js';
 import { folderIdentity } from '../../load/file-stat.js';
 import { extended } from '../../core/objects.js';
 
-const FORMAT = 'site-build-record/3';
+const FORMAT = 'site-build-record/4';
 /** Records kept: the outputs of a few projects, branches and test folders. */
 const KEEP = 16;
 
@@ -54,6 +54,12 @@ export interface BuildRecord {
   global: string;
   /** `dev:ino` of the output folder the record describes. */
   folder: string;
+  /**
+   * The sha1 of the route registry's bytes (routes.json) the pages were planned from, when the check gave it. A build
+   * of the same bytes, by the same code (`global`), plans the same routes: each page's route part is then its entry's
+   * (routePartOf).
+   */
+  registry?: string;
   names: string[];
   /** The hash of each name's value when the pages were rendered. */
   digests: string[];
@@ -130,11 +136,25 @@ function unpackRecord(packed: PackedRecord): BuildRecord {
   return { ...tables, entries };
 }
 
-/** What a route contributes to its page: everything but where it was declared (which moves when others are added). */
-export function routeKey(planned: PlannedRoute, bodyDigest: string | undefined): string {
+/**
+ * What a route contributes to its page: everything but where it was declared (which moves when others are added),
+ * with its output file and twin. A route key begins with it (routeKey).
+ */
+export function routePart(planned: PlannedRoute): string {
   const { declarations: _where, ...route } = planned.route;
-  return hash('sha1', JSON.stringify([route, planned.file, planned.twin === true, bodyDigest ?? null]), 'base64url').slice(0, 20);
+  return hash('sha1', JSON.stringify([route, planned.file, planned.twin === true]), 'base64url').slice(0, ROUTE_PART);
 }
+
+/** Characters of a route part (base64url: 120 bits). */
+const ROUTE_PART = 20;
+
+/** The key a page is recorded under: its route's part (routePart) and its body file's sha1, when it has one. */
+export function routeKey(part: string, bodyDigest: string | undefined): string {
+  return bodyDigest === undefined ? part : `${part}.${bodyDigest}`;
+}
+
+/** The route part of a recorded route key. */
+export const routePartOf = (key: string): string => key.slice(0, ROUTE_PART);
 
 let codeDigest: string | undefined;
 

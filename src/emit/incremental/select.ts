@@ -12,13 +12,14 @@ export interface Selection {
 /**
  * A page is taken over when the last build rendered it for the same route
  * (and body file) and every name it read hashes as it did then (`digests`,
- * in the order of `previous.names`); any other page is rendered.
+ * in the order of `previous.names`); any other page is rendered. `keyOf` is
+ * told the page's last entry, whose key it may build on.
  */
 export function selectPages(
   plan: readonly PlannedRoute[],
   previous: BuildRecord,
   digests: readonly string[],
-  keyOf: (planned: PlannedRoute) => string,
+  keyOf: (planned: PlannedRoute, last?: RecordedEntry) => string,
 ): Selection {
   const changed = new Uint8Array(previous.names.length);
   for (let i = 0; i < changed.length; i++) if (digests[i] !== previous.digests[i]) changed[i] = 1;
@@ -30,7 +31,7 @@ export function selectPages(
   };
   for (const planned of plan) {
     const entry = byFile.get(planned.file);
-    if (entry !== undefined && entry.route === keyOf(planned) && !anyChanged(entry.reads)) selection.reuse.push({ planned, entry });
+    if (entry !== undefined && entry.route === keyOf(planned, entry) && !anyChanged(entry.reads)) selection.reuse.push({ planned, entry });
     else {
       selection.render.push(planned);
       if (entry !== undefined) selection.again.set(planned.index, entry);

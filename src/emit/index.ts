@@ -155,7 +155,6 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       });
     }
     const catalogue = checked.catalogue;
-    boundHeapGrowth(plan.length, resident);
 
     // incremental: the pages whose inputs did not change since the last build into this folder are taken over
     const bodyOf = detailBody(catalogue);
@@ -202,6 +201,10 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       selection = selectPages(plan, previous, digests, keyOf);
       clock.lap('select');
     }
+    // Bounded from here, not from the plan: until now the heap only grew by what the build holds to its end (the
+    // check's catalogue, the last record, the model), and a full collection at every 15 % of that growth found
+    // little to free (docs/PERFORMANCE.md, "The search index's places, and the heap bounded after the selection").
+    boundHeapGrowth(plan.length, resident);
     pool ??= createRenderPool(config, threadsFor(selection?.render.length ?? plan.length));
     const threads = pool;
 

@@ -40,8 +40,8 @@ const RESIDENT_HEAP_GROWING_PERCENT = 35;
 
 /**
  * Bounds heap growth for a large build. The flag counts from the next full
- * collection, so one is made now: the check's garbage goes, and the bound
- * holds from here rather than from whenever something large forces one.
+ * collection, so one is made now: the garbage of the phases before goes, and
+ * the bound holds from here rather than from whenever something large forces one.
  */
 export function boundHeapGrowth(routes: number, resident = false): void {
   if (routes < PARALLEL_MIN_ROUTES) return;

@@ -18,7 +18,7 @@ import { assembleCatalogue, type AssemblyPlan, type ValidatedFile } from '../loa
 import type { FileStat, KnownFile } from '../load/file-stat.js';
 import { isSettled, sameStat } from '../load/file-stat.js';
 import type { PreviousFiles } from '../load/index.js';
-import type { EntryReader } from '../load/cache.js';
+import type { EntryReader, StoredPart } from '../load/cache.js';
 import type { DataImageFile, DataSnapshot } from '../load/read.js';
 import type { CatalogueSizes } from './report.js';
 import type { ResolvedRoute } from './index.js';
@@ -69,7 +69,8 @@ export interface RunOutcome {
 /** An entry's parts, made one at a time as they are written (see writeEntryParts in src/load/cache.ts). */
 export interface Parts {
   count: number;
-  make(i: number): Uint8Array;
+  /** Part i's bytes; a part copied from the stored entry comes with the hash the entry checked. */
+  make(i: number): Uint8Array | StoredPart;
 }
 
 /** The part that holds the routes and sizes. */
@@ -187,9 +188,9 @@ export interface StoredState {
    * same paths at the same places, each with the stored sha1 and its stored
    * result reused) and the results were validated in `context`; else undefined.
    */
-  resultPart(part: number, files: ReadonlyArray<{ rel: string; digest?: string; reused: boolean }>, context: string): Uint8Array | undefined;
+  resultPart(part: number, files: ReadonlyArray<{ rel: string; digest?: string; reused: boolean }>, context: string): StoredPart | undefined;
   /** The stored bytes of the report's routes and sizes, while the entry is open. */
-  routesPart(): Uint8Array | undefined;
+  routesPart(): StoredPart | undefined;
   /** Closes the entry: nothing not yet decoded can be decoded after this. */
   release(): void;
   /**
@@ -264,7 +265,7 @@ export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState
   return {
     key: table.key,
     known,
-    routesPart: () => held?.part(ROUTES_PART),
+    routesPart: () => held?.stored(ROUTES_PART),
     release: () => {
       held?.close();
       held = undefined;
@@ -279,7 +280,7 @@ export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState
       if (!newly || !held) return undefined;
       // The other parts are the same bytes: they are not decoded and encoded again.
       const open = held;
-      return { count: open.count, make: (i) => (i === 0 ? serialize(fileTable(table.key, table.context, snapshot)) : open.part(i)) };
+      return { count: open.count, make: (i) => (i === 0 ? serialize(fileTable(table.key, table.context, snapshot)) : open.stored(i)) };
     },
     digestOf,
     sameListing({ files, images }) {
@@ -341,7 +342,7 @@ export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState
         const f = files[k];
         if (!f.reused || !kept(i) || rels[i] !== f.rel || digests.slice(40 * i, 40 * i + 40) !== f.digest) return undefined;
       }
-      return held.part(3 + part);
+      return held.stored(3 + part);
     },
     previous() {
       if (same) {

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataSnapshot } from './read.js';
 
 /** Bumped whenever the layout of an entry changes. */
-const FORMAT = 'site-check-cache/3';
+const FORMAT = 'site-check-cache/4';
 
 /**
  * The modules whose output is cached, relative to this one: compiled JS when
@@ -157,20 +157,30 @@ export function defaultCacheDir(cwd: string = process.cwd(), env: NodeJS.Process
 }
 
 /**
- * An entry is a header of four lines — format, key, sha256 of the parts,
+ * An entry is a header of four lines — format, key, the sha256 of each part,
  * their lengths — then the parts, byte for byte. Parts are stored side by
  * side (not nested) so that neither writing nor reading copies them, and a
- * reader can leave a large part undecoded until it is needed.
+ * reader can leave a large part undecoded until it is needed. Each part has a
+ * hash of its own so that a part copied from the entry before (most of them,
+ * after one edit) is written without being hashed again.
  */
-function header(key: string, sha256: string, lengths: readonly number[]): Buffer {
+function header(key: string, sha256: readonly string[], lengths: readonly number[]): Buffer {
   // Lengths at a fixed width, so that the header's size is known before the parts are made (writeEntryParts).
-  return Buffer.from(`${FORMAT}\n${key}\n${sha256}\n${lengths.map((n) => String(n).padStart(15, '0')).join(',')}\n`);
+  return Buffer.from(`${FORMAT}\n${key}\n${sha256.join(',')}\n${lengths.map((n) => String(n).padStart(15, '0')).join(',')}\n`);
 }
 
-function digest(parts: readonly Uint8Array[]): string {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return h.digest('hex');
+const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** The header's lines when they are this format's, under `key`, for a file of `size` bytes: where the parts start, their hashes and lengths. */
+function parseHeader(head: Buffer, key: string, size: number): { start: number; sha256: string[]; lengths: number[] } | undefined {
+  const lines = head.toString('latin1').split('\n', 4);
+  if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3]) || !/^[0-9a-f]{64}(,[0-9a-f]{64})*$/.test(lines[2]))
+    return undefined;
+  const start = lines.reduce((n, l) => n + l.length + 1, 0);
+  const lengths = lines[3].split(',').map(Number);
+  const sha256 = lines[2].split(',');
+  if (sha256.length !== lengths.length || start + lengths.reduce((a, b) => a + b, 0) !== size) return undefined;
+  return { start, sha256, lengths };
 }
 
 /** The parts stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
@@ -181,34 +191,42 @@ export function readEntry(path: string, key: string): Buffer[] | undefined {
   } catch {
     return undefined;
   }
-  const lines = buf.subarray(0, HEADER_MAX).toString('latin1').split('\n', 4);
-  if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3])) return undefined;
-  let offset = lines.reduce((n, l) => n + l.length + 1, 0);
-  const parts = lines[3].split(',').map((n) => {
-    const part = buf.subarray(offset, offset + Number(n));
-    offset += Number(n);
+  const head = parseHeader(buf.subarray(0, HEADER_MAX), key, buf.length);
+  if (head === undefined) return undefined;
+  let offset = head.start;
+  const parts = head.lengths.map((n) => {
+    const part = buf.subarray(offset, offset + n);
+    offset += n;
     return part;
   });
-  if (offset !== buf.length || digest(parts) !== lines[2]) return undefined;
-  return parts;
+  return parts.every((p, i) => sha256Of(p) === head.sha256[i]) ? parts : undefined;
 }
 
 /**
  * An entry opened for reading its parts one at a time, each when needed: a
- * large entry is never held whole. The file is checked against its checksum
- * when opened, reading it in chunks, and kept open: writers only ever rename
- * a new file into place, so the open file keeps the bytes that were checked.
+ * large entry is never held whole. Every part is checked against its hash
+ * when the entry is opened, reading it in chunks, and the file kept open:
+ * writers only ever rename a new file into place, so the open file keeps the
+ * bytes that were checked.
  */
 export interface EntryReader {
   readonly count: number;
   /** The bytes of part `i`. */
   part(i: number): Buffer;
+  /** Part `i` as the entry stores it, with its hash: copied into a new entry, it is not hashed again. */
+  stored(i: number): StoredPart;
   close(): void;
+}
+
+/** A part's bytes with their sha256 (hex), as an entry checked them. */
+export interface StoredPart {
+  bytes: Uint8Array;
+  sha256: string;
 }
 
 const CHUNK = 8 * 1024 * 1024;
 
-/** The most a header may take: its lengths line grows by 16 bytes a part (a catalogue of 100,000 files has about 100 parts). */
+/** The most a header may take: it grows by 81 bytes a part (a catalogue of 100,000 files has about 100 parts). */
 const HEADER_MAX = 1024 * 1024;
 
 /** Opens the entry stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
@@ -217,47 +235,46 @@ export function openEntry(path: string, key: string): EntryReader | undefined {
   try {
     fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
-    const head = Buffer.alloc(Math.min(HEADER_MAX, size));
-    readSync(fd, head, 0, head.length, 0);
-    const lines = head.toString('latin1').split('\n', 4);
-    if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3])) {
+    const buf = Buffer.alloc(Math.min(HEADER_MAX, size));
+    readSync(fd, buf, 0, buf.length, 0);
+    const head = parseHeader(buf, key, size);
+    if (head === undefined) {
       closeSync(fd);
       return undefined;
     }
-    const start = lines.reduce((n, l) => n + l.length + 1, 0);
-    const lengths = lines[3].split(',').map(Number);
-    const offsets = lengths.map((_, i) => start + lengths.slice(0, i).reduce((a, b) => a + b, 0));
-    const end = start + lengths.reduce((a, b) => a + b, 0);
-    if (end !== size) {
-      closeSync(fd);
-      return undefined;
-    }
-    const h = createHash('sha256');
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - start)));
-    for (let at = start; at < end; ) {
-      const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
-      if (n <= 0) throw new Error('short read');
-      h.update(chunk.subarray(0, n));
-      at += n;
-    }
-    if (h.digest('hex') !== lines[2]) {
-      closeSync(fd);
-      return undefined;
+    const { lengths, sha256 } = head;
+    const offsets: number[] = [];
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - head.start)));
+    for (let i = 0, at = head.start; i < lengths.length; i++) {
+      offsets.push(at);
+      const h = createHash('sha256');
+      for (const end = at + lengths[i]; at < end; ) {
+        const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+        if (n <= 0) throw new Error('short read');
+        h.update(chunk.subarray(0, n));
+        at += n;
+      }
+      if (h.digest('hex') !== sha256[i]) {
+        closeSync(fd);
+        return undefined;
+      }
     }
     const open = fd;
     let closed = false;
+    const part = (i: number): Buffer => {
+      if (closed) throw new Error('the cache entry was closed');
+      const buf = Buffer.allocUnsafe(lengths[i]);
+      for (let done = 0; done < buf.length; ) {
+        const n = readSync(open, buf, done, buf.length - done, offsets[i] + done);
+        if (n <= 0) throw new Error('short read');
+        done += n;
+      }
+      return buf;
+    };
     return {
       count: lengths.length,
-      part(i) {
-        if (closed) throw new Error('the cache entry was closed');
-        const buf = Buffer.allocUnsafe(lengths[i]);
-        for (let done = 0; done < buf.length; ) {
-          const n = readSync(open, buf, done, buf.length - done, offsets[i] + done);
-          if (n <= 0) throw new Error('short read');
-          done += n;
-        }
-        return buf;
-      },
+      part,
+      stored: (i) => ({ bytes: part(i), sha256: sha256[i] }),
       close() {
         if (!closed) closeSync(open);
         closed = true;
@@ -289,7 +306,7 @@ export function writeEntry(path: string, key: string, parts: readonly Uint8Array
  * written and let go before the next is made, so a large entry is never in
  * memory whole.
  */
-export function writeEntryParts(path: string, key: string, count: number, make: (i: number) => Uint8Array): boolean {
+export function writeEntryParts(path: string, key: string, count: number, make: (i: number) => Uint8Array | StoredPart): boolean {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -299,17 +316,17 @@ export function writeEntryParts(path: string, key: string, count: number, make: 
         for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
       };
       const lengths = new Array<number>(count).fill(0);
-      const placeholder = header(key, '0'.repeat(64), lengths);
-      const h = createHash('sha256');
-      let at = placeholder.length;
+      const sha256 = new Array<string>(count).fill('0'.repeat(64));
+      let at = header(key, sha256, lengths).length;
       for (let i = 0; i < count; i++) {
-        const part = make(i);
-        write(part, at);
-        h.update(part);
-        lengths[i] = part.length;
-        at += part.length;
+        const made = make(i);
+        const bytes = made instanceof Uint8Array ? made : made.bytes;
+        write(bytes, at);
+        sha256[i] = made instanceof Uint8Array ? sha256Of(made) : made.sha256;
+        lengths[i] = bytes.length;
+        at += bytes.length;
       }
-      write(header(key, h.digest('hex'), lengths), 0);
+      write(header(key, sha256, lengths), 0);
     } finally {
       closeSync(fd);
     }

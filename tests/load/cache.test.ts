@@ -2,7 +2,18 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CODE_DIRS, CODE_PACKAGES, codeFingerprint, defaultCacheDir, entryPath, openEntry, readEntry, snapshotKey, writeEntry } from '../../src/load/cache.js';
+import {
+  CODE_DIRS,
+  CODE_PACKAGES,
+  codeFingerprint,
+  defaultCacheDir,
+  entryPath,
+  openEntry,
+  readEntry,
+  snapshotKey,
+  writeEntry,
+  writeEntryParts,
+} from '../../src/load/cache.js';
 import { readDataDir } from '../../src/load/read.js';
 import { scenario } from '../check/fixture.js';
 
@@ -119,6 +130,20 @@ describe('readEntry and writeEntry', () => {
       writeFileSync(path, bad);
       expect(openEntry(path, 'k')).toBeUndefined();
     }
+  });
+
+  it('copy a part from an open entry with the hash it checked, not hashed again: the new entry reads back, and a hash that is not its bytes is a miss', () => {
+    const path = join(tempDir(), 'check-a.bin');
+    writeEntry(path, 'k', value);
+    const entry = openEntry(path, 'k')!;
+    const copy = join(tempDir(), 'check-b.bin');
+    expect(writeEntryParts(copy, 'k', 3, (i) => (i === 1 ? Buffer.from('new') : entry.stored(i)))).toBe(true);
+    expect(readEntry(copy, 'k')).toEqual([value[0], Buffer.from('new'), value[2]]);
+    // The hash given is the one stored: a wrong one is caught when the entry is read or opened.
+    expect(writeEntryParts(copy, 'k', 1, () => ({ bytes: value[0], sha256: entry.stored(2).sha256 }))).toBe(true);
+    expect(readEntry(copy, 'k')).toBeUndefined();
+    expect(openEntry(copy, 'k')).toBeUndefined();
+    entry.close();
   });
 
   it('round-trip an entry of many parts (a 100,000-file catalogue has about a hundred): its header is longer than a kilobyte', () => {

@@ -215,7 +215,8 @@ async function renderRoutes(
       if (record !== undefined && written.stamp !== undefined) record.add(index, reads, links, digestOfStamp(written.stamp));
       if (written.kept !== undefined) unchanged++;
       if (written.kept === 'stamp') byStamp++;
-      pages.push({ index, bytes: written.bytes, ...facts, metaFallback: [...facts.metaFallback] });
+      // Assigned, not spread: on Node 20 a spread gives each page's facts a hidden class of their own (core/objects.ts).
+      pages.push(Object.assign({ index, bytes: written.bytes }, facts, { metaFallback: [...facts.metaFallback] }));
     } catch (err) {
       failures.push({ index, subject: route.path, cause: `cannot write ${file}: ${causeOf(err)}` });
     }

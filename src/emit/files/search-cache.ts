@@ -6,7 +6,7 @@
  * same bytes either way.
  */
 import { createHash, hash } from 'node:crypto';
-import { readFileSync, utimesSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
@@ -26,7 +26,7 @@ import {
   type SearchRoute,
   type ShardFile,
 } from './search-index.js';
-import { makeShard, type ShardTask } from './search-update.js';
+import { makeShard, readShardEntry, type ShardTask } from './search-update.js';
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
 
@@ -220,18 +220,8 @@ function writeLatest(cacheDir: string, code: string, keys: readonly string[]): v
  * 100,000 routes 64 shards, 44 MB, read on every build whose data changed). Marked as used.
  */
 function storedShardFile(cacheDir: string, key: string): SearchFile | undefined {
-  const entry = shardFile(cacheDir, key);
-  try {
-    const bytes = readFileSync(entry);
-    const first = bytes.indexOf(10);
-    const second = first < 0 ? -1 : bytes.indexOf(10, first + 1);
-    if (second < 0) return undefined;
-    const now = new Date();
-    utimesSync(entry, now, now);
-    return { path: bytes.toString('utf8', 0, first), contents: bytes.subarray(second + 1) };
-  } catch {
-    return undefined;
-  }
+  const stored = readShardEntry(shardFile(cacheDir, key));
+  return stored && { path: stored.path, contents: stored.contents };
 }
 
 function storeShard(cacheDir: string, key: string, shard: ShardFile, digests: readonly string[]): void {

@@ -34,19 +34,30 @@ export interface HeldShard {
 }
 
 /**
- * A cache entry of a shard: its file's path in the output, its documents' digests (JSON), and its contents, a line
- * each but the last; marked as used. Undefined when there is none, or it is damaged.
+ * A cache entry of a shard as stored: its file's path in the output, its documents' digests (JSON), and its
+ * contents, a line each but the last, the last two as bytes; marked as used. Undefined when there is none, or it
+ * is damaged.
  */
-export function readStoredShard(entry: string): (StoredShard & ShardFile) | undefined {
+export function readShardEntry(entry: string): { path: string; digests: Buffer; contents: Buffer } | undefined {
   try {
-    const text = readFileSync(entry, 'utf8');
-    const first = text.indexOf('\n');
-    const second = first < 0 ? -1 : text.indexOf('\n', first + 1);
+    const bytes = readFileSync(entry);
+    const first = bytes.indexOf(10);
+    const second = first < 0 ? -1 : bytes.indexOf(10, first + 1);
     if (second < 0) return undefined;
-    const digests = JSON.parse(text.slice(first + 1, second)) as string[];
     const now = new Date();
     utimesSync(entry, now, now);
-    return { path: text.slice(0, first), digests, contents: text.slice(second + 1) };
+    return { path: bytes.toString('utf8', 0, first), digests: bytes.subarray(first + 1, second), contents: bytes.subarray(second + 1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cache entry of a shard (readShardEntry), its digests parsed and its contents as text: where an update starts. */
+export function readStoredShard(entry: string): (StoredShard & ShardFile) | undefined {
+  const stored = readShardEntry(entry);
+  if (stored === undefined) return undefined;
+  try {
+    return { path: stored.path, digests: JSON.parse(stored.digests.toString('utf8')) as string[], contents: stored.contents.toString('utf8') };
   } catch {
     return undefined;
   }

@@ -26,6 +26,7 @@ import { indexInWorker } from './files/search-worker.js';
 import { shareCardPng } from './files/share-card.js';
 import { checkLinks } from './links/check.js';
 import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
+import { pagesToStat, type PageStatsTaken } from './output/page-stats.js';
 import { twinFileOf } from './output/paths.js';
 import { siteWriter } from './output/site-writer.js';
 import type { Stock } from './output/stock.js';
@@ -178,7 +179,8 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       preparing = prepareTempDir(outDir);
       const { recycled } = await preparing;
       if (recycled) {
-        stockBeside = takeStockInThread(tmp, { recycled, dirs, part: 0, parts: 1, twins: htmlTwins, manifest: manifestFileOf(cacheDir, tmp) });
+        const manifest = manifestFileOf(cacheDir, tmp);
+        stockBeside = takeStockInThread(tmp, { recycled, dirs, part: 0, parts: 1, twins: htmlTwins, manifest, pages: pagesToStat(plan) });
         stockBeside.catch(() => undefined); // awaited at the prepare phase; must not go unobserved meanwhile
       }
     }
@@ -225,6 +227,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       if (threads.workers > 0) writeSnapshot(snapshot, workerCatalogue(catalogue));
       const held = stockBeside === undefined ? await allSettledOrThrow([...shares, prepare(threads.workers)]) : [await stockBeside];
       const inventory: Inventory = { files: new Set(held.flatMap((h) => h.files)), dirs: new Set(held.flatMap((h) => h.dirs)) };
+      const { pageStats } = held[0];
       clock.lap('prepare');
 
       const built = await emitAll({
@@ -240,6 +243,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         lap: clock.lap,
         checkKey: checked.key,
         held: inventory.files,
+        pageStats,
         stamps: { previous: stamps, record: recorder?.add },
         cacheDir,
         searchIndex,
@@ -335,6 +339,8 @@ interface EmitContext {
   checkKey?: string;
   /** Files the temporary folder held before this build wrote anything (see Inventory). */
   held: ReadonlySet<string>;
+  /** The stats of the folder's pages, when its stock was taken whole in a thread of its own (see output/page-stats.ts). */
+  pageStats?: PageStatsTaken;
   stamps: PageStamps;
   /** The build cache folder (check results, search index, image copies, stamps, record); none under --no-cache. */
   cacheDir: string | undefined;
@@ -373,7 +379,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
   let taken: TakenOver | undefined;
   let only: PlannedRoute[] | undefined;
   if (previous !== undefined && selection !== undefined && collector !== undefined) {
-    taken = takeOverPages(tmp, outDir, selection.reuse, ctx.held, ctx.stamps, previous, collector);
+    taken = takeOverPages(tmp, outDir, selection.reuse, ctx.held, ctx.stamps, previous, collector, ctx.pageStats);
     only = [...selection.render, ...taken.failed].sort((a, b) => a.index - b.index);
     ctx.lap('take-over');
   }

@@ -6,12 +6,13 @@
  * deleted, a file dropped in, a folder added, a page made a link) still
  * shows, and the rebuild writes the bytes of a fresh build.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { manifestFileOf, recordedFolder } from '../../src/emit/incremental/up-to-date.js';
+import { pagesToStat, seenPage } from '../../src/emit/output/page-stats.js';
 import { takeStock } from '../../src/emit/output/stock.js';
 import { build, listFiles, requireCompiled, ROOT, SMALL, snapshot, workDir } from './helpers.js';
 
@@ -84,13 +85,35 @@ describe("the spare's inventory from its manifest", () => {
       for (const file of ['a/index.html', 'a.html', 'b/c/index.html', 'stale/index.html', 'robots.txt']) writeFileSync(path.join(root, file), file);
       return root;
     };
-    const task = { recycled: true, dirs: ['a', 'b/c', 'new/page'], part: 0, parts: 1, twins: true };
-    const inThread = await takeStockInThread(make(path.join(work, 'threaded')), task);
+    const planned = [
+      { file: 'a/index.html', twin: true },
+      { file: 'b/c/index.html', twin: true },
+      { file: 'new/page/index.html', twin: true },
+      { file: 'robots.txt' },
+    ];
+    const task = { recycled: true, dirs: ['a', 'b/c', 'new/page'], part: 0, parts: 1, twins: true, pages: pagesToStat(planned) };
+    const threaded = make(path.join(work, 'threaded'));
+    const inThread = await takeStockInThread(threaded, task);
     const here = takeStock(make(path.join(work, 'here')), task);
     expect({ files: inThread.files.sort(), dirs: inThread.dirs.sort() }).toEqual({ files: here.files.sort(), dirs: here.dirs.sort() });
     // The twin of a page this build writes is not listed; the page folder it lacked is made.
     expect(inThread.files).toEqual(['a/index.html', 'b/c/index.html', 'robots.txt', 'stale/index.html']);
     expect(statSync(path.join(work, 'threaded/new/page')).isDirectory()).toBe(true);
+    // The pages' stats, each the lstat of its file and twin, in the plan's order: none where nothing is.
+    const stat = (file: string) => {
+      const { dev, ino, size, mtimeNs, ctimeNs } = lstatSync(path.join(threaded, file), { bigint: true });
+      return { dev, ino, size, mtimeNs, ctimeNs };
+    };
+    const idOf = (file: string) => ({ dev: stat(file).dev, ino: stat(file).ino });
+    expect(planned.map((_, i) => seenPage(inThread.pageStats!, i))).toEqual([
+      { file: stat('a/index.html'), twin: idOf('a.html') },
+      { file: stat('b/c/index.html') },
+      {},
+      { file: stat('robots.txt') },
+    ]);
+    expect(seenPage(inThread.pageStats!, planned.length)).toBeUndefined();
+    // Taken in shares (render threads making their folders meanwhile), the stock has no page stats.
+    expect(takeStock(make(path.join(work, 'shared')), { ...task, parts: 2 }).pageStats).toBeUndefined();
 
     writeFileSync(path.join(work, 'a file'), 'not a folder');
     await expect(takeStockInThread(path.join(work, 'a file'), task)).rejects.toThrow(/ENOTDIR/);
@@ -128,7 +151,7 @@ describe("the spare's inventory from its manifest", () => {
     expect(rebuild().rendered).toBeLessThan(5);
     const pages = listFiles(spare).filter((f) => f.endsWith('/index.html') && existsSync(path.join(spare, `${f.slice(0, -'/index.html'.length)}.html`)));
     expect(pages.length).toBeGreaterThan(5);
-    const [stale, staleTwin, noTwin, gone] = pages;
+    const [stale, staleTwin, noTwin, gone, inPlace] = pages;
     const twinOf = (page: string) => path.join(spare, `${page.slice(0, -'/index.html'.length)}.html`);
     // Other bytes under a page's name, a twin made a file of its own, a twin and a page gone.
     rmSync(path.join(spare, stale));
@@ -137,6 +160,11 @@ describe("the spare's inventory from its manifest", () => {
     writeFileSync(twinOf(staleTwin), 'a stale twin');
     rmSync(twinOf(noTwin));
     rmSync(path.join(spare, gone));
+    // Edited in place, its size and modification time kept: only the change time in its stat tells.
+    const edited = path.join(spare, inPlace);
+    const { size, atime, mtime } = statSync(edited);
+    writeFileSync(edited, 'x'.repeat(size));
+    utimesSync(edited, atime, mtime);
 
     rebuild();
     const fresh = path.join(work, 'fresh');

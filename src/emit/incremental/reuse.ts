@@ -23,6 +23,7 @@ import { copyFileSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PositionTally, type TallyEntries } from '../links/scan.js';
 import { insideRoot, twinFileOf } from '../output/paths.js';
+import { seenPage, type PageStatsTaken, type SeenPage } from '../output/page-stats.js';
 import { keepStamped, linkOrCopy, unlinkIfThere, writeStampedBytes, type PageWrite } from '../output/page-file.js';
 import { pageDigest, stampOf } from '../output/stamps.js';
 import type { PageFacts } from '../threads/protocol.js';
@@ -36,6 +37,7 @@ function takeOver(
   entry: RecordedEntry,
   previous: string | undefined,
   fresh: boolean,
+  seen: SeenPage | undefined,
 ): PageWrite | undefined {
   const target = insideRoot(tmp, planned.file);
   const twin = planned.twin ? insideRoot(tmp, twinFileOf(planned.file)!) : undefined;
@@ -43,7 +45,7 @@ function takeOver(
   try {
     if (!fresh) {
       // A stamp ends in its page's digest: the spare's own stamp of another version of the page never matches.
-      const kept = keepStamped(target, digest, [previous, entry.stamp], twin);
+      const kept = keepStamped(target, digest, [previous, entry.stamp], twin, seen);
       if (kept !== undefined) return kept;
     }
     // Only now: nearly every page of a build after another is kept where it is, and needs no source.
@@ -110,7 +112,10 @@ export interface TakenOver {
   byStamp: number;
 }
 
-/** Takes every page of `reuse` over into `tmp` (see takeOver), recording each in `collector`. */
+/**
+ * Takes every page of `reuse` over into `tmp` (see takeOver), recording each in `collector`. With `pageStats`
+ * (taken with the folder's stock, see output/page-stats.ts), a page's file and twin are judged by those.
+ */
 export function takeOverPages(
   tmp: string,
   outDir: string,
@@ -119,13 +124,14 @@ export function takeOverPages(
   stamps: PageStamps,
   previous: BuildRecord,
   collector: RecordCollector,
+  pageStats?: PageStatsTaken,
 ): TakenOver {
   const result: TakenOver = { facts: [], links: [], unsafe: [], failed: [], kept: 0, byStamp: 0 };
   const tally = new PositionTally(previous.targets, previous.groups);
   for (const { planned, entry } of reuse) {
     const stamp = stamps.previous.get(planned.file);
     stamps.previous.delete(planned.file);
-    const written = takeOver(tmp, outDir, planned, entry, stamp, !held.has(planned.file));
+    const written = takeOver(tmp, outDir, planned, entry, stamp, !held.has(planned.file), pageStats && seenPage(pageStats, planned.index));
     if (written === undefined || written.stamp === undefined) {
       result.failed.push(planned);
       continue;

@@ -10,7 +10,8 @@
  */
 import { closeSync, copyFileSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
-import { pageDigest, stampOf } from './stamps.js';
+import type { SeenPage } from './page-stats.js';
+import { pageDigest, stampOf, type StatOfFile } from './stamps.js';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
 let previous = Buffer.allocUnsafe(1 << 20);
@@ -43,7 +44,7 @@ export function encodePieces(pieces: readonly string[]): Buffer {
  * stamp): placeTwin compares a twin with it without another stat, and the
  * page's stamp is made from it.
  */
-let onDisk: BigIntStats | undefined;
+let onDisk: StatOfFile | undefined;
 
 /**
  * Whether the file at `target` holds exactly `bytes`; null when there is no
@@ -118,15 +119,17 @@ export function writeStampedOutputFile(target: string, pieces: readonly string[]
 /**
  * Whether the file at `target` is one whose stamp is one of `stamps` (whose
  * bytes hash to `digest`), as a build that left it recorded; with `twin`,
- * linked there too. Nothing is read or written but the twin's link.
+ * linked there too. Nothing is read or written but the twin's link. With
+ * `seen` (the page's stats taken with the folder's stock, see page-stats.ts),
+ * the file and its twin are judged by those rather than by an lstat each.
  */
-export function keepStamped(target: string, digest: string, stamps: ReadonlyArray<string | undefined>, twin?: string): PageWrite | undefined {
-  const found = lstatSync(target, { bigint: true, throwIfNoEntry: false });
-  if (!found?.isFile()) return undefined;
+export function keepStamped(target: string, digest: string, stamps: ReadonlyArray<string | undefined>, twin?: string, seen?: SeenPage): PageWrite | undefined {
+  const found = seen !== undefined ? seen.file : plainFile(target);
+  if (found === undefined) return undefined;
   const stamp = stampOf(found, digest);
   if (!stamps.includes(stamp)) return undefined;
   onDisk = found;
-  const relinked = twin !== undefined && placeTwin(target, twin, true);
+  const relinked = twin !== undefined && placeTwin(target, twin, true, seen);
   return { bytes: Number(found.size), stamp: relinked ? stampOf(lstatSync(target, { bigint: true }), digest) : stamp, kept: 'stamp' };
 }
 
@@ -191,10 +194,10 @@ export function linkOrCopy(existing: string, name: string): void {
  * lstat says so, and nothing is written. Otherwise whatever is at `twin` is
  * replaced, never written through. Says whether anything was done.
  */
-function placeTwin(target: string, twin: string, unchanged: boolean): boolean {
+function placeTwin(target: string, twin: string, unchanged: boolean, seen?: SeenPage): boolean {
   if (unchanged) {
-    const other = lstatSync(twin, { bigint: true, throwIfNoEntry: false });
-    if (other?.isFile() && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
+    const other = seen !== undefined ? seen.twin : plainFile(twin);
+    if (other !== undefined && other.ino === onDisk!.ino && other.dev === onDisk!.dev) return false;
   }
   try {
     linkOrCopy(target, twin);
@@ -204,6 +207,12 @@ function placeTwin(target: string, twin: string, unchanged: boolean): boolean {
     linkOrCopy(target, twin);
   }
   return true;
+}
+
+/** lstat of a plain file at `file`; undefined when there is none (nothing there, or something else). */
+export function plainFile(file: string): BigIntStats | undefined {
+  const stat = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat?.isFile() === true ? stat : undefined;
 }
 
 /** Unlinks `file` when there is one. */

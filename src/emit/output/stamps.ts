@@ -38,13 +38,16 @@ export function pageDigest(bytes: Uint8Array): string {
   return hash('sha1', bytes, 'base64url').slice(0, 16);
 }
 
+/** The fields of a (bigint) stat that a stamp names. */
+export type StatOfFile = Pick<BigIntStats, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs'>;
+
 /** A file's (or folder's) device, inode, size, modification and change times, in base 36 to keep it short: the stat part of a stamp. */
-export function statStamp(stat: BigIntStats): string {
+export function statStamp(stat: StatOfFile): string {
   return `${stat.dev.toString(36)}.${stat.ino.toString(36)}.${stat.size.toString(36)}.${stat.mtimeNs.toString(36)}.${stat.ctimeNs.toString(36)}`;
 }
 
 /** The stamp of a file whose stat is `stat` and whose bytes hash to `digest`. */
-export function stampOf(stat: BigIntStats, digest: string): string {
+export function stampOf(stat: StatOfFile, digest: string): string {
   return `${statStamp(stat)}.${digest}`;
 }
 

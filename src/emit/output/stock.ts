@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { ownerOf, takeInventory, type RecordedFolder } from './atomic.js';
 import { clearWay } from './clear-way.js';
+import { statPages, type PagesToStat, type PageStatsTaken } from './page-stats.js';
 import { folderOfTwin, insideRoot } from './paths.js';
 
 export interface StockTask {
@@ -29,12 +30,19 @@ export interface StockTask {
    * that only the folders changed since are listed.
    */
   manifest?: string;
+  /**
+   * Pages whose stats to take once the folder is ready (see page-stats.ts);
+   * only for a stock taken whole (`parts` 1), as other parts would still be
+   * making their folders meanwhile.
+   */
+  pages?: PagesToStat;
 }
 
-/** What a recycled folder held (empty for a new one), relative to it. */
+/** What a recycled folder held (empty for a new one), relative to it, and the stats of the pages asked for. */
 export interface Stock {
   files: string[];
   dirs: string[];
+  pageStats?: PageStatsTaken;
 }
 
 /** Lists this share of `root` (see takeInventory for `recorded`) and makes the page folders of this share that it lacks. */
@@ -51,7 +59,9 @@ export function takeStock(root: string, task: StockTask, recorded?: RecordedFold
   const inventory = task.recycled ? takeInventory(root, part, parts, twinOfPage, recorded) : { files: new Set<string>(), dirs: new Set<string>() };
   // Each part makes the folders of its own share, which only its own walk can have found.
   for (const dir of task.dirs) if (ownerOf(dir, parts) === part && !inventory.dirs.has(dir)) makeFolder(root, dir);
-  return { files: [...inventory.files], dirs: [...inventory.dirs] };
+  const stock: Stock = { files: [...inventory.files], dirs: [...inventory.dirs] };
+  if (task.pages !== undefined && task.recycled && parts === 1) stock.pageStats = statPages(root, task.pages);
+  return stock;
 }
 
 /** mkdir -p of `dir` in the output folder, through whatever an earlier build left in the way (see clear-way.ts). */

@@ -4,8 +4,11 @@
  * tables, and a record whose tables are a tenth or more unused is compacted.
  * Whatever the path, every entry names the same strings as the pages read.
  */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { RecordCollector, type BuildRecord, type RecordedEntry } from '../../src/emit/incremental/record.js';
+import { readOutputRecord, RecordCollector, writeRecord, type BuildRecord, type RecordedEntry } from '../../src/emit/incremental/record.js';
 import type { PageFacts, PageRecords } from '../../src/emit/threads/protocol.js';
 import type { PlannedRoute } from '../../src/emit/types.js';
 
@@ -181,5 +184,27 @@ describe('the build record collector', () => {
     expect(pages[2]).toMatchObject({ reads: ['shared', 'brand-new'], internal: ['/p3', '/elsewhere'], group: null });
     expect(hinted.names.filter((name) => name === 'own-7')).toHaveLength(1);
     expect(hinted.targets.filter((t) => t === '/p9')).toHaveLength(1);
+  });
+
+  test('a record of more pages than a part of its file holds is read back as it was written; a damaged file, as none', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'site-record-'));
+    const cache = path.join(work, 'cache');
+    const out = path.join(work, 'dist');
+    mkdirSync(out);
+    const written = { ...firstRecord(20_000), global: 'g', registry: 'r' };
+    writeRecord(cache, out, written);
+    const read = readOutputRecord(cache, out)!;
+    expect(read.entries).toHaveLength(20_000);
+    expect(spelled(read)).toEqual(spelled(written));
+    expect(read.entries.map((e) => [e.route, e.digest, e.facts, e.unsafe])).toEqual(written.entries.map((e) => [e.route, e.digest, e.facts, e.unsafe]));
+    expect({ ...read, entries: [] }).toEqual({ ...written, entries: [], folder: expect.any(String), format: expect.any(String) });
+
+    const [name] = readdirSync(path.join(cache, 'records'));
+    const file = path.join(cache, 'records', name);
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 100] ^= 1;
+    writeFileSync(file, bytes);
+    expect(readOutputRecord(cache, out)).toBeUndefined();
+    rmSync(work, { recursive: true, force: true });
   });
 });

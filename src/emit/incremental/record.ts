@@ -12,9 +12,10 @@
  * file) means a full build, never a stale page.
  */
 import { createHash, hash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
+import { pruneCacheFiles } from '../cache-files.js';
+import { readEntry, writeEntryParts } from '../../load/cache.js';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { PageFacts, PageRecords } from '../threads/protocol.js';
@@ -22,7 +23,7 @@ import type { PlannedRoute } from '../types.js';
 import { folderIdentity } from '../../load/file-stat.js';
 import { extended } from '../../core/objects.js';
 
-const FORMAT = 'site-build-record/4';
+const FORMAT = 'site-build-record/5';
 /** Records kept: the outputs of a few projects, branches and test folders. */
 const KEEP = 16;
 
@@ -70,14 +71,14 @@ export interface BuildRecord {
 }
 
 /**
- * A record as kept on disk: the entries by column, their positions packed
- * into one Int32Array each (a page's run from `readsAt[i]` to
+ * A run of a record's entries as kept on disk: by column, their positions
+ * packed into one Int32Array each (an entry's run from `readsAt[i]` to
  * `readsAt[i + 1]`). At 100,000 routes the entries hold about 2.8 million
  * reads and 1.9 million links: as arrays of numbers they were about 900 ms
  * of the record's 2.4 s to decode and 200,000 arrays for the collector to
  * trace; packed they are two copies of a buffer.
  */
-interface PackedRecord extends Omit<BuildRecord, 'entries'> {
+interface PackedEntries {
   files: string[];
   routes: string[];
   pageDigests: string[];
@@ -100,12 +101,10 @@ function pack(entries: readonly RecordedEntry[], of: (entry: RecordedEntry) => P
   return { at, all };
 }
 
-function packRecord(record: BuildRecord): PackedRecord {
-  const { entries, ...tables } = record;
+function packEntries(entries: readonly RecordedEntry[]): PackedEntries {
   const reads = pack(entries, (e) => e.reads);
   const internal = pack(entries, (e) => e.internal);
   return {
-    ...tables,
     files: entries.map((e) => e.file),
     routes: entries.map((e) => e.route),
     pageDigests: entries.map((e) => e.digest),
@@ -120,9 +119,9 @@ function packRecord(record: BuildRecord): PackedRecord {
   };
 }
 
-function unpackRecord(packed: PackedRecord): BuildRecord {
-  const { files, routes, pageDigests, stamps, facts, group, unsafe, readsAt, reads, internalAt, internal, ...tables } = packed;
-  const entries: RecordedEntry[] = files.map((file, i) => ({
+function unpackEntries(packed: PackedEntries): RecordedEntry[] {
+  const { files, routes, pageDigests, stamps, facts, group, unsafe, readsAt, reads, internalAt, internal } = packed;
+  return files.map((file, i) => ({
     file,
     route: routes[i],
     reads: reads.subarray(readsAt[i], readsAt[i + 1]),
@@ -133,7 +132,6 @@ function unpackRecord(packed: PackedRecord): BuildRecord {
     group: group[i],
     unsafe: unsafe[i],
   }));
-  return { ...tables, entries };
 }
 
 /**
@@ -215,23 +213,36 @@ export function readRecord(cacheDir: string, outDir: string, global: string): Bu
  * describe the folder either way (incremental/spare.ts); whether its pages can be taken over is readRecord's question.
  */
 export function readOutputRecord(cacheDir: string, outDir: string): BuildRecord | undefined {
-  const file = recordFile(cacheDir, outDir);
-  if (!existsSync(file)) return undefined;
+  const parts = readEntry(recordFile(cacheDir, outDir), FORMAT);
+  if (parts === undefined || parts.length === 0) return undefined;
   try {
-    const packed = deserialize(readFileSync(file)) as PackedRecord;
-    if (packed?.format !== FORMAT || packed.folder !== folderIdentity(outDir)) return undefined;
-    return unpackRecord(packed);
+    const tables = deserialize(parts[0]) as Omit<BuildRecord, 'entries'>;
+    if (tables?.format !== FORMAT || tables.folder !== folderIdentity(outDir)) return undefined;
+    const entries: RecordedEntry[] = [];
+    for (let i = 1; i < parts.length; i++) for (const entry of unpackEntries(deserialize(parts[i]) as PackedEntries)) entries.push(entry);
+    return { ...tables, entries };
   } catch {
     return undefined;
   }
 }
+
+/**
+ * Entries per part of a record's file: written a part at a time, a record never needs a buffer of its whole size,
+ * which at 100,000 routes (89 MB) was the build's peak (docs/PERFORMANCE.md, "The record written a part at a time").
+ */
+const ENTRIES_PER_PART = 8192;
 
 /** Keeps `record` for `outDir` (now the build's output); never fails the build: without it the next build renders every page. */
 export function writeRecord(cacheDir: string, outDir: string, record: Omit<BuildRecord, 'folder' | 'format'>): void {
   const folder = folderIdentity(outDir);
   if (folder === undefined) return;
   const file = recordFile(cacheDir, outDir);
-  if (writeCacheFile(file, serialize(packRecord({ format: FORMAT, folder, ...record })))) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));
+  const { entries, ...tables } = record;
+  const count = 1 + Math.ceil(entries.length / ENTRIES_PER_PART);
+  const made = writeEntryParts(file, FORMAT, count, (i) =>
+    serialize(i === 0 ? { format: FORMAT, folder, ...tables } : packEntries(entries.slice((i - 1) * ENTRIES_PER_PART, i * ENTRIES_PER_PART))),
+  );
+  if (made) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));
 }
 
 /** A table of strings by position, each listed once; a seeded table starts as the seed, positions and all. */

@@ -10,7 +10,6 @@
  */
 import { closeSync, copyFileSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
-import type { SeenPage } from './page-stats.js';
 import { pageDigest, stampOf, type StatOfFile } from './stamps.js';
 
 let encoded = Buffer.allocUnsafe(1 << 20);
@@ -37,6 +36,14 @@ export function encodePieces(pieces: readonly string[]): Buffer {
     length += encoded.write(piece, length);
   }
   return encoded.subarray(0, length);
+}
+
+/** What was found at a page's file and twin when its stats were taken with the folder's stock (see page-stats.ts). */
+export interface SeenPage {
+  /** The file's stat; undefined when no plain file was there. */
+  file?: StatOfFile;
+  /** The twin's device and inode; undefined when no plain file was there (or the page has no twin). */
+  twin?: { dev: bigint; ino: bigint };
 }
 
 /**

@@ -17,9 +17,8 @@
  * left it is written anew either way.
  */
 import type { BigIntStats } from 'node:fs';
-import { plainFile } from './page-file.js';
+import { plainFile, type SeenPage } from './page-file.js';
 import { insideRoot, twinFileOf } from './paths.js';
-import type { StatOfFile } from './stamps.js';
 
 /** The pages whose stats to take, in the plan's order: as one string and one array, which a thread receives as two copies rather than 100,000 strings. */
 export interface PagesToStat {
@@ -75,14 +74,6 @@ export function statPages(root: string, pages: PagesToStat): PageStatsTaken {
     values[at + 6] = twin.ino;
   });
   return { values, found };
-}
-
-/** What was found at a page's file and twin when its stats were taken. */
-export interface SeenPage {
-  /** The file's stat; undefined when no plain file was there. */
-  file?: StatOfFile;
-  /** The twin's device and inode; undefined when no plain file was there (or the page has no twin). */
-  twin?: { dev: bigint; ino: bigint };
 }
 
 /** Page `index`'s stats (its index in the plan); undefined when none were taken for it. */

@@ -11,6 +11,7 @@ import {
   openEntry,
   readEntry,
   snapshotKey,
+  storedPart,
   writeEntry,
   writeEntryParts,
 } from '../../src/load/cache.js';
@@ -140,10 +141,23 @@ describe('readEntry and writeEntry', () => {
     expect(writeEntryParts(copy, 'k', 3, (i) => (i === 1 ? Buffer.from('new') : entry.stored(i)))).toBe(true);
     expect(readEntry(copy, 'k')).toEqual([value[0], Buffer.from('new'), value[2]]);
     // The hash given is the one stored: a wrong one is caught when the entry is read or opened.
-    expect(writeEntryParts(copy, 'k', 1, () => ({ bytes: value[0], sha256: entry.stored(2).sha256 }))).toBe(true);
+    expect(writeEntryParts(copy, 'k', 1, () => storedPart(value[0], entry.stored(2).sha256))).toBe(true);
     expect(readEntry(copy, 'k')).toBeUndefined();
     expect(openEntry(copy, 'k')).toBeUndefined();
     entry.close();
+  });
+
+  it('copy a part larger than the copy buffer from an open entry, a chunk at a time, byte for byte', () => {
+    const path = join(tempDir(), 'check-a.bin');
+    const large = Buffer.from(Array.from({ length: 2_500_000 }, (_, i) => (i * 7919) % 251));
+    writeEntry(path, 'k', [Buffer.from('head'), large]);
+    const entry = openEntry(path, 'k')!;
+    const copy = join(tempDir(), 'check-b.bin');
+    expect(writeEntryParts(copy, 'k', 3, (i) => (i === 2 ? Buffer.from('tail') : entry.stored(i)))).toBe(true);
+    expect(readEntry(copy, 'k')).toEqual([Buffer.from('head'), large, Buffer.from('tail')]);
+    entry.close();
+    // Closed, its parts can no longer be copied: the new entry is not written.
+    expect(writeEntryParts(copy + '2', 'k', 1, () => entry.stored(1))).toBe(false);
   });
 
   it('round-trip an entry of many parts (a 100,000-file catalogue has about a hundred): its header is longer than a kilobyte', () => {

@@ -241,6 +241,16 @@ const COPY_CHUNK = 1024 * 1024;
 
 const CHUNK = 8 * 1024 * 1024;
 
+/** The `length` bytes of `fd` from `at`, read through `buffer` a chunk at a time (each chunk valid until the next is read). */
+function* rangeChunks(fd: number, at: number, length: number, buffer: Buffer): Generator<Buffer> {
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, buffer, 0, Math.min(buffer.length, length - done), at + done);
+    if (n <= 0) throw new Error('short read');
+    done += n;
+    yield buffer.subarray(0, n);
+  }
+}
+
 /** The most a header may take: it grows by 81 bytes a part (a catalogue of 100,000 files has about 100 parts). */
 const HEADER_MAX = 1024 * 1024;
 
@@ -260,15 +270,10 @@ export function openEntry(path: string, key: string): EntryReader | undefined {
     const { lengths, sha256 } = head;
     const offsets: number[] = [];
     const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - head.start)));
-    for (let i = 0, at = head.start; i < lengths.length; i++) {
+    for (let i = 0, at = head.start; i < lengths.length; at += lengths[i++]) {
       offsets.push(at);
       const h = createHash('sha256');
-      for (const end = at + lengths[i]; at < end; ) {
-        const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
-        if (n <= 0) throw new Error('short read');
-        h.update(chunk.subarray(0, n));
-        at += n;
-      }
+      for (const bytes of rangeChunks(fd, at, lengths[i], chunk)) h.update(bytes);
       if (h.digest('hex') !== sha256[i]) {
         closeSync(fd);
         return undefined;
@@ -294,13 +299,7 @@ export function openEntry(path: string, key: string): EntryReader | undefined {
         length: lengths[i],
         *chunks() {
           if (closed) throw new Error('the cache entry was closed');
-          copyBuffer ??= Buffer.allocUnsafe(COPY_CHUNK);
-          for (let done = 0; done < lengths[i]; ) {
-            const n = readSync(open, copyBuffer, 0, Math.min(copyBuffer.length, lengths[i] - done), offsets[i] + done);
-            if (n <= 0) throw new Error('short read');
-            done += n;
-            yield copyBuffer.subarray(0, n);
-          }
+          yield* rangeChunks(open, offsets[i], lengths[i], (copyBuffer ??= Buffer.allocUnsafe(COPY_CHUNK)));
         },
       }),
       close() {
@@ -347,14 +346,8 @@ export function writeEntryParts(path: string, key: string, count: number, make: 
       const sha256 = new Array<string>(count).fill('0'.repeat(64));
       let at = header(key, sha256, lengths).length;
       for (let i = 0; i < count; i++) {
-        const made = make(i);
-        if (made instanceof Uint8Array) {
-          write(made, at);
-          sha256[i] = sha256Of(made);
-          lengths[i] = made.length;
-          at += made.length;
-          continue;
-        }
+        const given = make(i);
+        const made = given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
         let copied = 0;
         for (const chunk of made.chunks()) {
           write(chunk, at + copied);

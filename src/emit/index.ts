@@ -22,7 +22,7 @@ import { copyAssets, defaultClientDir, readAssetRefs } from './files/assets.js';
 import { publishImages } from './files/images.js';
 import { cachedSearchIndex, writeSearchIndexCached } from './files/search-cache.js';
 import type { SearchIndexOutput } from './files/search-index.js';
-import { indexInWorker } from './files/search-worker.js';
+import { doneWithSearchThread, indexInWorker, LAYOUT_BESIDE_PAGES, layoutInWorker } from './files/search-worker.js';
 import { shareCardPng } from './files/share-card.js';
 import { checkLinks } from './links/check.js';
 import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
@@ -188,6 +188,8 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       // An incremental build's main thread renders little: the search index (a shard indexed again, when a
       // document changed) starts now, in a thread of its own, beside the selection and the take-over.
       if (options.searchIndex !== false) {
+        // A large one's layout is made in the search thread too, while this one selects.
+        const inThread = plan.length >= (options.layoutBeside ?? LAYOUT_BESIDE_PAGES);
         searchIndex = cachedSearchIndex(
           catalogue,
           plan.map((p) => p.route),
@@ -195,7 +197,9 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
           checked.key,
           (tasks) => indexInWorker(tasks, resident),
           later,
+          inThread ? layoutInWorker : undefined,
         );
+        if (inThread) searchIndex = searchIndex.finally(() => doneWithSearchThread(resident));
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
       }
       mainRenderer = createRenderer(config, catalogue);

@@ -47,6 +47,11 @@ export interface BuildOptions {
    * the tests set 0 to build the shipped catalogue both ways.
    */
   stockBeside?: number;
+  /**
+   * Routes from which an incremental build has the search thread make the index's layout (default
+   * LAYOUT_BESIDE_PAGES, files/search-worker.ts; the CLI never sets it). The build is the same either way.
+   */
+  layoutBeside?: number;
 }
 
 export interface LinkSummary {

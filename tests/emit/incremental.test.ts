@@ -199,9 +199,12 @@ describe('incremental builds', () => {
     writeTemplate(0);
     const renderModule = pathToFileURL(template).href;
     let builds = 0;
-    // Every other build takes stock of its spare in a thread beside the selection, as a large catalogue's does.
-    const incremental = () =>
-      buildJson({ dataDir: data, outDir: out, reportsDir: reports, renderModule, stockBeside: ++builds % 2 === 0 ? 0 : undefined }, cache);
+    // Every other build takes stock of its spare in a thread beside the selection, and has the search thread make
+    // the index's layout, as a large catalogue's does.
+    const incremental = () => {
+      const beside = ++builds % 2 === 0 ? 0 : undefined;
+      return buildJson({ dataDir: data, outDir: out, reportsDir: reports, renderModule, stockBeside: beside, layoutBeside: beside }, cache);
+    };
     const clean = async (step: number) => {
       const dir = path.join(work, `clean-${step}`);
       const result = await buildJson({ dataDir: data, outDir: dir, reportsDir: path.join(work, `clean-reports-${step}`), renderModule, cache: false }, cache);

@@ -1,4 +1,5 @@
 /** The build's speed-ups of the search index: same bytes as building it afresh, whatever the cache holds. */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,8 +16,9 @@ import {
   type SearchIndexOutput,
 } from '../../src/emit/files/search-index.js';
 import { makeShard, readStoredShard, type ShardTask } from '../../src/emit/files/search-update.js';
+import { layoutInput, shardLayout, type LayoutInput } from '../../src/emit/files/search-plan.js';
 import { cappedSquash } from '../../src/core/search-text.js';
-import type { Catalogue } from '../../src/core/catalogue.js';
+import type { BodyRef, Catalogue } from '../../src/core/catalogue.js';
 import { resolveRoutes } from '../../src/check/index.js';
 import { loadCatalogue } from '../../src/load/index.js';
 import { scenario } from '../check/fixture.js';
@@ -214,5 +216,90 @@ describe('indexInWorker', () => {
     const c = catalogueWith('Another text.');
     expect(await cached(c, routes, cacheDir, undefined, indexInWorker)).toEqual(buildSearchIndex(c, routes));
     expect(await cached(c, routes, cacheDir, undefined, () => Promise.reject(new Error('a hit must not index')))).toEqual(buildSearchIndex(c, routes));
+  });
+});
+
+describe('the index layout made from ids and sources (search-plan.ts)', () => {
+  /** A lean catalogue (each entity's body dropped, named by its file's sha1) of `n` products and a few articles, routes to each. */
+  const leanCatalogue = (n: number, text: (i: number) => string) => {
+    const base = catalogueWith('').products[0];
+    const products = Array.from({ length: n }, (_, i) => ({
+      ...base,
+      id: i === 7 ? 'odd "id"\u0000\\ 7' : `p${i}`,
+      slug: `product-${i}`,
+      name: `Product ${i}`,
+      description: [],
+    }));
+    // An id listed twice: the last entity is the one its route shows, here as in searchPlaces.
+    products.push({ ...products[5], name: 'Product 5, declared again' });
+    const articles = Array.from({ length: 3 }, (_, i) => ({ id: `a${i}`, slug: `article-${i}`, headline: `Article ${i}`, body: [] }));
+    const bodies = new WeakMap<object, BodyRef>();
+    const all: Array<[object, string]> = [
+      ...products.map((p, i): [object, string] => [p, text(i)]),
+      ...articles.map((a, i): [object, string] => [a, `Article text ${i}.`]),
+    ];
+    for (const [entity, searchText] of all) {
+      const digest = createHash('sha1').update(searchText).digest('hex');
+      bodies.set(entity, { path: `/data/${digest}.json`, digest, field: 'description', searchText, links: [] });
+    }
+    return { ...catalogueWith(''), products, articles, bodies } as unknown as Catalogue;
+  };
+  const routesOf = (c: Catalogue) => [
+    ...c.products.slice(0, -1).map((p, i) => ({ path: `/herb-extract/product-${i}`, screen: 'product', nodeid: p.id })),
+    // A legacy duplicate path (the first declared is the document's), a node id no entity has, a screen with no document.
+    { path: '/herb-extract/product-3-old', screen: 'product', nodeid: c.products[3].id },
+    { path: '/herb-extract/gone', screen: 'product', nodeid: 'no-such-product' },
+    { path: '/herb-extract', screen: 'category', nodeid: 'p1' },
+    ...c.articles.map((a, i) => ({ path: `/knowledge/article-${i}`, screen: 'article', nodeid: a.id })),
+  ];
+
+  test('made from the strings a thread receives, it is the layout made from the catalogue: the same shards, keys and bytes', async () => {
+    const first = leanCatalogue(5000, (i) => `Extract number ${i}.`);
+    const routes = routesOf(first);
+    const [here, there] = [mkdtempSync(path.join(tmpdir(), 'site-search-here-')), mkdtempSync(path.join(tmpdir(), 'site-search-there-'))];
+    const asked: LayoutInput[] = [];
+    const layout = async (input: LayoutInput) => (asked.push(input), shardLayout(input));
+    const made: number[][] = [[], []];
+    const counting = (k: number) => async (tasks: ShardTask[]) => (made[k].push(tasks.length), Promise.all(tasks.map((task) => makeShard(task))));
+    const entries = (dir: string) => readdirSync(path.join(dir, 'search-shards')).sort();
+
+    const fresh = buildSearchIndex(first, routes);
+    expect(await cached(first, routes, here, undefined, counting(0))).toEqual(fresh);
+    expect(await cached(first, routes, there, undefined, counting(1), undefined, layout)).toEqual(fresh);
+    expect(asked).toHaveLength(1);
+    expect(entries(there)).toEqual(entries(here));
+    expect(fresh.documents).toBe(5003);
+
+    // One product edited: its shard alone is made again, either way, to a fresh index's bytes.
+    const edited = leanCatalogue(5000, (i) => (i === 3700 ? 'Extract number 3700, now organic.' : `Extract number ${i}.`));
+    const again = buildSearchIndex(edited, routes);
+    expect(await cached(edited, routes, here, undefined, counting(0))).toEqual(again);
+    expect(await cached(edited, routes, there, undefined, counting(1), undefined, layout)).toEqual(again);
+    expect(made).toEqual([
+      [4, 1],
+      [4, 1],
+    ]);
+    expect(entries(there)).toEqual(entries(here));
+  });
+
+  test('a catalogue not loaded lean (an entity without a body) is laid out where it is, from its documents', async () => {
+    const c = catalogueWith('Turmeric.');
+    const cacheDir = mkdtempSync(path.join(tmpdir(), 'site-search-cache-'));
+    const layout = () => Promise.reject(new Error('no layout can be made from ids for a document named by its text'));
+    expect(await cached(c, routes, cacheDir, undefined, undefined, undefined, layout)).toEqual(buildSearchIndex(c, routes));
+  });
+
+  test('the compiled build makes the layout in its search thread, as in-process', async () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const compiled = path.join(root, 'build/src/emit/files/search-worker.js');
+    const worker = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/files/search-worker.js');
+    const c = leanCatalogue(300, (i) => `Extract number ${i}.`);
+    const input = layoutInput(c, routesOf(c), 4000, 'code')!;
+    const inThread = await worker.layoutInWorker(input);
+    expect(inThread).toEqual(shardLayout(input));
+    worker.doneWithSearchThread(false);
+    // Asked again, a new thread answers the same.
+    expect(await worker.layoutInWorker(input)).toEqual(inThread);
+    worker.doneWithSearchThread(false);
   });
 });

@@ -26,6 +26,7 @@ import {
   type SearchRoute,
   type ShardFile,
 } from './search-index.js';
+import { layoutInput, placeIdentity, placesOfShard, shardKey, type LayoutInput, type ShardLayout } from './search-plan.js';
 import { makeShard, readShardEntry, type ShardTask } from './search-update.js';
 import { indexInWorker } from './search-worker.js';
 import type { SiteWriter } from '../output/site-writer.js';
@@ -81,6 +82,9 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
   return h.digest('hex');
 }
 
+/** Where the search index's layout (search-plan.ts) is made: in the search thread for a large build, else where asked. */
+export type LayoutMaker = (input: LayoutInput) => Promise<ShardLayout>;
+
 /**
  * The index files for these routes: from `cacheDir` when the documents and
  * code are those of a stored entry; else each shard from its own entry when
@@ -88,6 +92,8 @@ function inputKey(code: string, catalogue: Catalogue, routes: readonly SearchRou
  * the expensive part; the build may hand it to a thread of its own) from the
  * shard's last version at its place where the cache has it
  * (search-update.ts), and stored. `cacheDir` undefined: index, store nothing.
+ * With `layout`, the shards' layout is made by it from a lean catalogue's ids
+ * and sources (search-plan.ts); else here.
  */
 export async function cachedSearchIndex(
   catalogue: Catalogue,
@@ -97,14 +103,14 @@ export async function cachedSearchIndex(
   index: (tasks: ShardTask[]) => Promise<ShardFile[]> = (tasks) => Promise.all(tasks.map((task) => makeShard(task))),
   /** Takes the cache's writes, to run once the build's result is out (see BuildOptions.later); default: at once. */
   later: (write: () => void) => void = (write) => write(),
+  layout?: LayoutMaker,
 ): Promise<SearchIndexOutput> {
   const slot = cacheSlot(catalogue, routes, cacheDir, checkKey);
   if (slot.hit !== undefined) return slot.hit;
-  // Places first, documents only where needed: a lean entity's document is named by its file's sha1 (its identity),
-  // so the text, title and excerpt of the shards kept are never made.
-  const places = searchPlaces(catalogue, routes);
   const max = textCapOf(catalogue);
-  const shards = shardDocuments(places);
+  const code = indexingCode();
+  // Documents only where needed: a lean entity's document is named by its file's sha1 (its identity), so the
+  // text, title and excerpt of the shards kept are never made.
   const made = new Map<DocumentPlace, SearchDocument>();
   const documentOf = (place: DocumentPlace): SearchDocument => {
     let doc = made.get(place);
@@ -113,37 +119,60 @@ export async function cachedSearchIndex(
   };
   const identityOf = (place: DocumentPlace): string => {
     const body = catalogue.bodies?.get(place.entity);
-    return body === undefined ? documentIdentity(documentOf(place)) : placeIdentity(place, `${body.digest}:${max}`);
+    return body === undefined ? documentIdentity(documentOf(place)) : placeIdentity(place.kind, place.url, `${body.digest}:${max}`);
   };
-  const code = indexingCode();
-  const keys = shards.map((shard) => (code === null ? null : shardKey(code, shard, identityOf)));
+  const input = layout === undefined || code === null ? undefined : layoutInput(catalogue, routes, max, code);
+  const { documents, keys, shard } =
+    layout === undefined || input === undefined ? layoutHere(catalogue, routes, code, identityOf) : await layoutBy(layout, input, catalogue, routes);
   const stored = keys.map((key) => (cacheDir === undefined || key === null ? undefined : storedShardFile(cacheDir, key)));
   const files: Array<SearchFile | undefined> = [...stored];
   const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
   // Each document's digest only for the shards to make: an update finds the documents that changed by them.
   const digests: string[][] = [];
   if (missing.length > 0) {
-    const latest = cacheDir === undefined || code === null ? [] : readLatest(cacheDir, shards.length, code);
-    for (const i of missing) digests[i] = shards[i].map((place) => documentDigest(identityOf(place)));
-    const tasks = missing.map((i): ShardTask => {
+    const latest = cacheDir === undefined || code === null ? [] : readLatest(cacheDir, keys.length, code);
+    const places = missing.map((i) => shard(i));
+    missing.forEach((i, j) => (digests[i] = places[j].map((place) => documentDigest(identityOf(place)))));
+    const tasks = missing.map((i, j): ShardTask => {
       const key = keys[i] ?? undefined;
       const previous = cacheDir === undefined || latest[i] === undefined ? undefined : { key: latest[i], entry: shardFile(cacheDir, latest[i]) };
-      return { docs: shards[i].map(documentOf), digests: digests[i], key, previous };
+      return { docs: places[j].map(documentOf), digests: digests[i], key, previous };
     });
     const indexed = await index(tasks);
     missing.forEach((i, j) => (files[i] = indexed[j]));
     if (cacheDir !== undefined)
       later(() => {
         missing.forEach((i, j) => keys[i] !== null && storeShard(cacheDir, keys[i], indexed[j], digests[i]));
-        pruneShards(cacheDir, shards.length);
+        pruneShards(cacheDir, keys.length);
       });
   }
   if (cacheDir !== undefined && code !== null)
     later(() => {
       writeLatest(cacheDir, code, keys as string[]);
-      slot.store(keys as string[], places.length);
+      slot.store(keys as string[], documents);
     });
-  return searchIndexOutput(files as SearchFile[], places.length);
+  return searchIndexOutput(files as SearchFile[], documents);
+}
+
+/** The index's layout as cachedSearchIndex reads it: the documents' count, each shard's key (null: not cached) and its places. */
+interface Layout {
+  documents: number;
+  keys: Array<string | null>;
+  shard(i: number): DocumentPlace[];
+}
+
+/** The layout made on this thread, from the catalogue itself; `identityOf` names a document (placeIdentity, documentIdentity). */
+function layoutHere(catalogue: Catalogue, routes: readonly SearchRoute[], code: string | null, identityOf: (place: DocumentPlace) => string): Layout {
+  const places = searchPlaces(catalogue, routes);
+  const shards = shardDocuments(places);
+  const keys = shards.map((shard) => (code === null ? null : shardKey(code, shard.map(identityOf))));
+  return { documents: places.length, keys, shard: (i) => shards[i] };
+}
+
+/** The layout made by `make` (the search thread), each shard's places found in the catalogue when asked for. */
+async function layoutBy(make: LayoutMaker, input: LayoutInput, catalogue: Catalogue, routes: readonly SearchRoute[]): Promise<Layout> {
+  const layout = await make(input);
+  return { documents: layout.documents, keys: layout.keys, shard: (i) => placesOfShard(layout, i, catalogue, routes) };
 }
 
 /**
@@ -160,25 +189,6 @@ function documentDigest(identity: string): string {
  */
 function documentIdentity(d: SearchDocument): string {
   return JSON.stringify([d.kind, d.url, d.title, d.text, d.excerpt]);
-}
-
-/**
- * What names a lean entity's document: its kind, URL and `source` (its file's sha1 and the text cap). The title,
- * text and excerpt are made from the file's bytes by code in indexingCode's key, so they add nothing.
- */
-function placeIdentity(place: DocumentPlace, source: string): string {
-  return JSON.stringify([place.kind, place.url, source]);
-}
-
-/**
- * A shard's documents (their identities, a line each) and the indexing code, hashed: the name of its entry.
- * One hash a shard, not one a document: at 100,000 routes the documents' own digests were a third of a second of
- * every build whose data changed, and only the shards made again need them.
- */
-function shardKey(code: string, places: readonly DocumentPlace[], identityOf: (place: DocumentPlace) => string): string {
-  const h = createHash('sha256').update(`${code}\0shard\0`);
-  for (const place of places) h.update(`${identityOf(place)}\n`);
-  return h.digest('hex').slice(0, 40);
 }
 
 const shardsDir = (cacheDir: string) => path.join(cacheDir, 'search-shards');

@@ -53,7 +53,8 @@ export interface SearchIndexOutput {
 /** Stored excerpt length: enough for the snippet window (SEARCH.snippetChars, 180), small enough for 1,000+ articles. */
 const EXCERPT_CHARS = 300;
 
-const SCREEN_KIND: Partial<Record<string, SearchKind>> = { product: 'product', article: 'article', 'news-detail': 'news' };
+/** The kind of document a route's screen shows, for the screens that show one. */
+export const SCREEN_KIND: Partial<Record<string, SearchKind>> = { product: 'product', article: 'article', 'news-detail': 'news' };
 
 const excerptOf = (text: string): string => capText(text, EXCERPT_CHARS);
 
@@ -70,26 +71,41 @@ export interface DocumentPlace {
  * not make a second result). Sorted by kind then URL so the output is stable.
  */
 export function searchPlaces(catalogue: Catalogue, routes: readonly SearchRoute[]): DocumentPlace[] {
-  const products = new Map(catalogue.products.map((p) => [p.id, p]));
-  const articles = new Map(catalogue.articles.map((a) => [a.id, a]));
-  const news = new Map(catalogue.news.map((n) => [n.id, n]));
-  const seen = new Set<string>();
-  const places: DocumentPlace[] = [];
-  const add = (kind: SearchKind, entity: Product | Article | NewsItem | undefined, url: string) => {
-    if (entity === undefined) return;
-    const key = `${kind}:${entity.id}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    places.push({ kind, url, entity });
-  };
-  for (const route of routes) {
-    const kind = SCREEN_KIND[route.screen];
-    if (kind === 'product') add(kind, products.get(route.nodeid), route.path);
-    else if (kind === 'article') add(kind, articles.get(route.nodeid), route.path);
-    else if (kind === 'news') add(kind, news.get(route.nodeid), route.path);
-  }
+  const entities = { product: catalogue.products, article: catalogue.articles, news: catalogue.news };
+  return placesOf(entities, routes).map(({ kind, route, entity }) => ({ kind, url: routes[route].path, entity: entities[kind][entity] }));
+}
+
+/** A place as placesOf finds it: the route (its index) that shows an entity (its index in its kind's list). */
+export interface PlaceAt {
+  kind: SearchKind;
+  route: number;
+  entity: number;
+}
+
+/**
+ * searchPlaces over anything with ids: what it reads of the catalogue is each entity's id and its position. The
+ * search thread finds the places from the ids alone (search-plan.ts).
+ */
+export function placesOf(entities: Readonly<Record<SearchKind, ReadonlyArray<{ id: string }>>>, routes: readonly SearchRoute[]): PlaceAt[] {
+  // As a Map made from the list: an id listed twice is its last entity.
+  const byId = (kind: SearchKind) => new Map(entities[kind].map((e, i) => [e.id, i]));
+  const index: Record<SearchKind, Map<string, number>> = { product: byId('product'), article: byId('article'), news: byId('news') };
+  const seen: Record<SearchKind, Set<number>> = { product: new Set(), article: new Set(), news: new Set() };
+  const places: PlaceAt[] = [];
+  routes.forEach((r, route) => {
+    const kind = SCREEN_KIND[r.screen];
+    if (kind === undefined) return;
+    const entity = index[kind].get(r.nodeid);
+    if (entity === undefined || seen[kind].has(entity)) return;
+    seen[kind].add(entity);
+    places.push({ kind, route, entity });
+  });
   const order: Record<SearchKind, number> = { product: 0, article: 1, news: 2 };
-  return places.sort((a, b) => order[a.kind] - order[b.kind] || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return places.sort((a, b) => {
+    if (a.kind !== b.kind) return order[a.kind] - order[b.kind];
+    const [x, y] = [routes[a.route].path, routes[b.route].path];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
 }
 
 /** The cap on each document's indexed text in this catalogue (see indexedTextChars). */

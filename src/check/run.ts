@@ -56,8 +56,11 @@ export interface CheckDataDirOptions {
   cacheDir?: string | false;
   /** Load the catalogue lean (see ValidateOptions.lean in src/load/index.ts); cached apart from a whole one. */
   lean?: boolean;
-  /** Called with the result's content key (CheckResult.key) as soon as it is known, before anything is validated. */
-  onKey?: (key: string | undefined) => void;
+  /**
+   * Called with the result's content key (CheckResult.key) as soon as it is known, before anything is validated,
+   * and whether it is another than the last check's of this folder (the data changed since, or nothing was kept).
+   */
+  onKey?: (key: string | undefined, changed: boolean) => void;
   /**
    * Takes the writing of the cache entry, to run once the caller's result is out (`site build --watch` reports a
    * build first); default: written before checkDataDir returns. Until it has run, the result's catalogue keeps
@@ -91,7 +94,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const snapshot = readDataDir(dataDir, KEPT_BYTES, state?.known);
   // A lean result's entry holds no bodies, so it is worth keeping for far larger catalogues.
   const key = path ? snapshotKey(snapshot, lean ? `${code}\0lean` : code, lean ? MAX_LEAN_DATA_BYTES : MAX_DATA_BYTES) : undefined;
-  options.onKey?.(key);
+  options.onKey?.(key, key === undefined || state?.key !== key);
   const read = countRead(snapshot);
   const all = snapshot.files.length;
   const registry = snapshot.files.find((f) => f.into === 'routes')?.digest;

@@ -25,7 +25,7 @@ import type { SearchIndexOutput } from './files/search-index.js';
 import { doneWithSearchThread, indexInWorker, LAYOUT_BESIDE_PAGES, layoutInWorker } from './files/search-worker.js';
 import { shareCardPng } from './files/share-card.js';
 import { checkLinks } from './links/check.js';
-import { keepAsSpare, prepareTempDir, recoverOutput, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
+import { keepAsSpare, prepareTempDir, recoverOutput, recycleSpare, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
 import { pagesToStat, type PageStatsTaken } from './output/page-stats.js';
 import { twinFileOf } from './output/paths.js';
 import { siteWriter } from './output/site-writer.js';
@@ -46,6 +46,7 @@ import {
 } from './incremental/record.js';
 import { takeOverPages, type TakenOver } from './incremental/reuse.js';
 import { selectPages, type Selection } from './incremental/select.js';
+import { keepStockTask, keptStockTask, stockTaskDigest, type PlannedStock } from './incremental/stock-task.js';
 import { manifestFileOf, optionsKey, verifyInThread, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
 import { mergeTally } from './links/scan.js';
 import { createRenderer, type Renderer } from './threads/worker.js';
@@ -56,7 +57,7 @@ import { createRenderPool, type RenderPool } from './threads/pool.js';
 import type { DigestsResult, PrepareResult } from './threads/protocol.js';
 import { boundHeapGrowth, threadsFor } from './threads/sizing.js';
 import { writeSnapshot } from './threads/snapshot.js';
-import { STOCK_BESIDE_PAGES, takeStockInThread } from './threads/stock-thread.js';
+import { STOCK_BESIDE_PAGES, takeKeptStockInThread, takeStockInThread } from './threads/stock-thread.js';
 import { NO_LINKS, NONE_KEPT, type BuildOptions, type BuildResult, type LinkSummary, type PageStamps, type PlannedRoute } from './types.js';
 
 export type { BuildOptions, BuildResult, LinkSummary } from './types.js';
@@ -115,11 +116,24 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
   let stockBeside: Promise<Stock> | undefined;
+  // The spare's stock, taken with the last build's task from the moment the check finds the data changed
+  // (incremental/stock-task.ts): a large one-shot build's, when the last one kept its task.
+  let early: { stock: Promise<Stock>; digest: string } | undefined;
+  const onKey = (key: string | undefined, changed: boolean): void => {
+    verifying?.dataKey(key);
+    if (!changed || cacheDir === undefined || resident) return;
+    const kept = keptStockTask(cacheDir, outDir);
+    const recycled = kept === undefined ? null : recycleSpare(outDir);
+    if (kept === undefined || recycled === null) return;
+    preparing = Promise.resolve(recycled);
+    early = { stock: takeKeptStockInThread(recycled.tmp, kept.file, manifestFileOf(cacheDir, recycled.tmp)), digest: kept.digest };
+    early.stock.catch(() => undefined); // awaited at the prepare phase, or before the spare is put back
+  };
   // The build cache's writes the output does not wait for: at once, unless the caller takes them (BuildOptions.later).
   const later = options.later ?? ((write: () => void) => write());
   try {
     // check
-    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey: verifying?.dataKey, later, memory: memory?.check });
+    const checked = await checkDataDir(options.dataDir, { lean: true, cacheDir: cacheDir ?? false, onKey, later, memory: memory?.check });
     clock.lap('check');
     checkFiles = { validated: checked.validated, reused: checked.reused, read: checked.read };
 
@@ -173,14 +187,25 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     let digests: string[] | undefined;
     let searchIndex: Promise<SearchIndexOutput> | undefined;
     const dirs = pageDirs(plan);
-    if (previous !== undefined && cacheDir !== undefined && !resident && plan.length >= (options.stockBeside ?? STOCK_BESIDE_PAGES)) {
+    const large = cacheDir !== undefined && !resident && plan.length >= (options.stockBeside ?? STOCK_BESIDE_PAGES);
+    const beside = large && previous !== undefined;
+    // What a large build's stock is taken for, and its digest: kept for the next build (incremental/stock-task.ts).
+    const planned = large ? plannedStock(dirs, htmlTwins, plan) : undefined;
+    if (early !== undefined && (!beside || early.digest !== planned?.digest)) {
+      // Taken for another plan, or for a build that takes stock otherwise (a full one): taken again, once the
+      // early one has made its folders.
+      await early.stock.catch(() => undefined);
+      early = undefined;
+    }
+    if (beside && cacheDir !== undefined && planned !== undefined) {
       // A large one-shot incremental build takes stock of the spare in a thread of its own beside the selection
       // (see threads/stock-thread.ts); other builds take it at the prepare phase, with the render threads.
-      preparing = prepareTempDir(outDir);
+      preparing ??= prepareTempDir(outDir);
       const { recycled } = await preparing;
-      if (recycled) {
+      if (early !== undefined) stockBeside = early.stock;
+      else if (recycled) {
         const manifest = manifestFileOf(cacheDir, tmp);
-        stockBeside = takeStockInThread(tmp, { recycled, dirs, part: 0, parts: 1, twins: htmlTwins, manifest, pages: pagesToStat(plan) });
+        stockBeside = takeStockInThread(tmp, { recycled, dirs, part: 0, parts: 1, twins: htmlTwins, manifest, pages: planned.plan.pages });
         stockBeside.catch(() => undefined); // awaited at the prepare phase; must not go unobserved meanwhile
       }
     }
@@ -284,6 +309,8 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       recorder?.keep();
       const record = built.record;
       if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, registry, ...record }));
+      if (cacheDir !== undefined && !resident)
+        later(() => keptStockTask(cacheDir, outDir)?.digest !== planned?.digest && keepStockTask(cacheDir, outDir, planned));
       if (aside !== null) await keepAsSpare(aside, outDir);
       clock.lap('swap');
       const answer: Answer = {
@@ -315,16 +342,21 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       await keepAsSpare(tmp, outDir).catch(() => undefined);
       throw err;
     }
-  } catch (err) {
-    // Thrown before the folder was in use (the check itself failed): put the spare back, once nothing writes in it.
-    const prepared = preparing === undefined ? null : await preparing.catch(() => null);
-    await stockBeside?.catch(() => undefined);
-    if (prepared !== null && existsSync(prepared.tmp)) await keepAsSpare(prepared.tmp, outDir).catch(() => undefined);
-    throw err;
   } finally {
     verifying?.stop();
     await Promise.all([pool?.destroy(), rm(snapshot, { force: true })]);
+    // A folder taken from the spare and never used (the output was up to date, the check failed or threw, before
+    // the render): put back, once nothing writes in it. A used one is the output or the spare by now.
+    const prepared = preparing === undefined ? null : await preparing.catch(() => null);
+    await Promise.all([stockBeside?.catch(() => undefined), early?.stock.catch(() => undefined)]);
+    if (prepared !== null && existsSync(prepared.tmp)) await keepAsSpare(prepared.tmp, outDir).catch(() => undefined);
   }
+}
+
+/** A large build's stock task (see incremental/stock-task.ts) for its plan, and the task's digest. */
+function plannedStock(dirs: readonly string[], twins: boolean, plan: readonly PlannedRoute[]): { plan: PlannedStock; digest: string } {
+  const planned: PlannedStock = { dirs, twins, pages: pagesToStat(plan) };
+  return { plan: planned, digest: stockTaskDigest(planned) };
 }
 
 interface EmitContext {

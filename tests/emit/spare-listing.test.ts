@@ -6,7 +6,7 @@
  * deleted, a file dropped in, a folder added, a page made a link) still
  * shows, and the rebuild writes the bytes of a fresh build.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -171,6 +171,79 @@ describe("the spare's inventory from its manifest", () => {
     buildJson({ outDir: fresh, cache: false });
     expect(snapshot(dist)).toEqual(snapshot(fresh));
     for (const page of pages) expect(statSync(twinOf(page).replace(spare, dist)).ino, page).toBe(statSync(path.join(dist, page)).ino);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test("taken with the last build's task as soon as the data changed: used for the same plan, taken again for another, and put back when the check fails", () => {
+    const work = workDir();
+    const data = path.join(work, 'data');
+    cpSync(SMALL, data, { recursive: true });
+    const dist = path.join(work, 'dist');
+    const cache = path.join(work, 'cache');
+    const article = path.join(data, 'articles/what-is-curcumin.json');
+    const buildJson = (options: Record<string, unknown>) => {
+      const run = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'tests/emit/build-json.mjs'), JSON.stringify({ dataDir: data, reportsDir: path.join(work, 'reports'), ...options })],
+        {
+          env: { ...process.env, SITE_CACHE_DIR: cache },
+          encoding: 'utf8',
+        },
+      );
+      return { status: run.status, stderr: run.stderr, result: JSON.parse(run.stdout) as { ok: boolean; rendered: number } };
+    };
+    /** Builds as a large catalogue builds (stock beside the selection), and compares with a fresh build of the same data. */
+    const rebuild = () => {
+      const run = buildJson({ outDir: dist, stockBeside: 0 });
+      expect(run.status, run.stderr).toBe(0);
+      const fresh = path.join(work, 'fresh');
+      rmSync(fresh, { recursive: true, force: true });
+      expect(buildJson({ outDir: fresh, cache: false }).status).toBe(0);
+      expect(snapshot(dist)).toEqual(snapshot(fresh));
+      return run.result;
+    };
+    const kept = () => readdirSync(path.join(cache, 'stock-tasks'));
+    const editArticle = (text: string) => {
+      const json = JSON.parse(readFileSync(article, 'utf8'));
+      json.body.unshift({ type: 'paragraph', text });
+      writeFileSync(article, JSON.stringify(json, null, 2));
+    };
+    rebuild();
+    expect(kept()).toHaveLength(1);
+    editArticle('First edit');
+    expect(rebuild().rendered).toBeLessThan(5);
+    const task = kept();
+    expect(task).toHaveLength(1);
+    // The same plan: the same task, kept as it was.
+    editArticle('Second edit');
+    expect(rebuild().rendered).toBeLessThan(5);
+    expect(kept()).toEqual(task);
+
+    // A route moved: the stock taken for the last plan is not this build's; it is taken again, and the new task kept.
+    const routesFile = path.join(data, 'routes.json');
+    const routes = JSON.parse(readFileSync(routesFile, 'utf8')) as Array<{ path: string }>;
+    const moved = routes.find((r) => r.path === '/knowledge/ginger-dosage-guide');
+    expect(moved).toBeDefined();
+    moved!.path = '/knowledge/ginger-dosage-guide-moved';
+    writeFileSync(routesFile, JSON.stringify(routes, null, 2));
+    rebuild();
+    expect(kept()).toHaveLength(1);
+    expect(kept()).not.toEqual(task);
+    expect(existsSync(path.join(dist, 'knowledge/ginger-dosage-guide'))).toBe(false);
+
+    // The check fails after the stock was started: the output stays, and the spare is put back for the next build.
+    const before = snapshot(dist);
+    const good = readFileSync(article);
+    writeFileSync(article, '{ "id": ');
+    const failed = buildJson({ outDir: dist, stockBeside: 0 });
+    expect(failed.status).toBe(1);
+    expect(failed.result.ok).toBe(false);
+    expect(snapshot(dist)).toEqual(before);
+    expect(readdirSync(work).filter((n) => n.endsWith('-tmp'))).toEqual([]);
+    expect(existsSync(path.join(work, '.dist-spare'))).toBe(true);
+    writeFileSync(article, good);
+    editArticle('Third edit');
+    expect(rebuild().rendered).toBeLessThan(5);
     rmSync(work, { recursive: true, force: true });
   });
 });

@@ -30,7 +30,7 @@
  * call, but Node cannot make it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, rmSync, type BigIntStats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync, type BigIntStats } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { statStamp } from './stamps.js';
@@ -100,6 +100,22 @@ export async function prepareTempDir(outDir: string): Promise<{ tmp: string; rec
     }
   }
   return { tmp: await createTempDir(outDir), recycled: false };
+}
+
+/**
+ * prepareTempDir's recycling alone, at once: the spare renamed to this
+ * process's temporary folder, or null when there is none to take (or this
+ * process has a temporary folder already); prepareTempDir then decides.
+ */
+export function recycleSpare(outDir: string): { tmp: string; recycled: true } | null {
+  const tmp = tempDirFor(outDir);
+  if (existsSync(tmp)) return null;
+  try {
+    renameSync(spareDirFor(outDir), tmp);
+    return { tmp, recycled: true };
+  } catch {
+    return null;
+  }
 }
 
 /**

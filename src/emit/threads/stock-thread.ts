@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { readStockTask } from '../incremental/stock-task.js';
 import { recordedFolder } from '../incremental/up-to-date.js';
 import { takeStock, type Stock, type StockTask } from '../output/stock.js';
 
@@ -32,9 +33,29 @@ export function takeRecordedStock(root: string, task: StockTask): Stock {
 
 /** takeStock of all of `root` (task.parts is 1), in a thread; rejects with the thread's error. */
 export function takeStockInThread(root: string, task: StockTask): Promise<Stock> {
-  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve().then(() => takeRecordedStock(root, task));
+  return inThread(root, { task }, () => takeRecordedStock(root, task));
+}
+
+/**
+ * takeStock of all of `root` for the task kept in `file` (incremental/stock-task.ts), read by the thread, with
+ * the recycled folder's `manifest`; rejects when there is no such task.
+ */
+export function takeKeptStockInThread(root: string, file: string, manifest?: string): Promise<Stock> {
+  return inThread(root, { file, manifest }, () => takeKeptStock(root, file, manifest));
+}
+
+function takeKeptStock(root: string, file: string, manifest?: string): Stock {
+  const kept = readStockTask(file);
+  if (kept === undefined) throw new Error(`the stock task ${file} could not be read`);
+  return takeRecordedStock(root, { recycled: true, part: 0, parts: 1, dirs: [...kept.dirs], twins: kept.twins, pages: kept.pages, manifest });
+}
+
+type Job = { task: StockTask } | { file: string; manifest?: string };
+
+function inThread(root: string, job: Job, here: () => Stock): Promise<Stock> {
+  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return Promise.resolve().then(here);
   return new Promise<Stock>((resolve, reject) => {
-    const worker = new Worker(SELF, { workerData: { stockTaker: { root, task } } });
+    const worker = new Worker(SELF, { workerData: { stockTaker: { root, ...job } } });
     worker.once('message', (stock: Stock) => {
       resolve(stock);
       void worker.terminate();
@@ -46,6 +67,6 @@ export function takeStockInThread(root: string, task: StockTask): Promise<Stock>
 
 // Only in the thread started above: other worker threads may import this module too.
 if (!isMainThread && parentPort !== null) {
-  const job = (workerData as { stockTaker?: { root: string; task: StockTask } } | null)?.stockTaker;
-  if (job !== undefined) parentPort.postMessage(takeRecordedStock(job.root, job.task));
+  const job = (workerData as { stockTaker?: { root: string } & Job } | null)?.stockTaker;
+  if (job !== undefined) parentPort.postMessage('task' in job ? takeRecordedStock(job.root, job.task) : takeKeptStock(job.root, job.file, job.manifest));
 }

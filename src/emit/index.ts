@@ -231,6 +231,9 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       ({ digests } = (await mainRenderer({ kind: 'digests', names: previous.names })) as DigestsResult);
       selection = selectPages(plan, previous, digests, keyOf);
       clock.lap('select');
+      // The selection ran without a turn of the event loop: what the threads answered meanwhile (the search index's
+      // layout) is taken now, so that the shards to make are indexed during the take-over, not after it.
+      await new Promise(setImmediate);
     }
     // Bounded from here, not from the plan: until now the heap only grew by what the build holds to its end (the
     // check's catalogue, the last record, the model), and a full collection at every 15 % of that growth found

@@ -13,6 +13,7 @@ import {
   searchIndexOutput,
   shardCount,
   shardDocuments,
+  urlHash,
   type SearchIndexOutput,
 } from '../../src/emit/files/search-index.js';
 import { makeShard, readStoredShard, type ShardTask } from '../../src/emit/files/search-update.js';
@@ -198,6 +199,15 @@ describe('search index shards', () => {
     const fourth = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, organic, kosher and halal.' : `Extract number ${i}.`));
     expect(await cached(fourth, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(fourth, routesOf));
     expect(fromPrevious.at(-1)).toEqual([false]);
+    // A stored shard found damaged when it is read (after the shards to make were handed over) is made again.
+    const keys = JSON.parse(readFileSync(latest, 'utf8')).keys as string[];
+    const edited3700 = urlHash('/herb-extract/product-3700') % 4;
+    writeFileSync(path.join(cacheDir, 'search-shards', `${keys[(edited3700 + 1) % 4]}.json`), 'damaged');
+    const fifth = catalogueOf((i) => (i === 3700 ? 'Extract number 3700, organic, kosher, halal and vegan.' : `Extract number ${i}.`));
+    const before = indexed.length;
+    expect(await cached(fifth, routesOf, cacheDir, undefined, counting)).toEqual(buildSearchIndex(fifth, routesOf));
+    // The edited document's shard, then the damaged one.
+    expect(indexed.slice(before)).toEqual([1, 1]);
   });
 });
 

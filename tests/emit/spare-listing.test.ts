@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { keepStockTask, keptStockTask, readStockTask, stockTaskDigest } from '../../src/emit/incremental/stock-task.js';
 import { manifestFileOf, recordedFolder } from '../../src/emit/incremental/up-to-date.js';
 import { pagesToStat, seenPage } from '../../src/emit/output/page-stats.js';
 import { takeStock } from '../../src/emit/output/stock.js';
@@ -117,6 +118,28 @@ describe("the spare's inventory from its manifest", () => {
 
     writeFileSync(path.join(work, 'a file'), 'not a folder');
     await expect(takeStockInThread(path.join(work, 'a file'), task)).rejects.toThrow(/ENOTDIR/);
+
+    // The same task kept in the cache (incremental/stock-task.ts), read by the thread: the same stock, stats and all.
+    const { takeKeptStockInThread } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/threads/stock-thread.js');
+    const cache = path.join(work, 'cache');
+    const outDir = path.join(work, 'dist');
+    const plan = { dirs: task.dirs, twins: task.twins, pages: task.pages };
+    expect(keptStockTask(cache, outDir)).toBeUndefined();
+    keepStockTask(cache, outDir, { plan, digest: stockTaskDigest(plan) });
+    const kept = keptStockTask(cache, outDir)!;
+    expect(kept.digest).toBe(stockTaskDigest(plan));
+    expect(readStockTask(kept.file)).toEqual(plan);
+    const fromKept = await takeKeptStockInThread(make(path.join(work, 'kept')), kept.file);
+    expect({ files: fromKept.files.sort(), dirs: fromKept.dirs.sort() }).toEqual({ files: inThread.files.sort(), dirs: inThread.dirs.sort() });
+    expect(planned.map((_, i) => Object.keys(seenPage(fromKept.pageStats!, i)!))).toEqual([['file', 'twin'], ['file'], [], ['file']]);
+    // Another plan is another digest, kept in its place; none kept, none left.
+    const other = { ...plan, dirs: ['a'] };
+    expect(stockTaskDigest(other)).not.toBe(kept.digest);
+    keepStockTask(cache, outDir, { plan: other, digest: stockTaskDigest(other) });
+    expect(keptStockTask(cache, outDir)?.digest).toBe(stockTaskDigest(other));
+    keepStockTask(cache, outDir);
+    expect(keptStockTask(cache, outDir)).toBeUndefined();
+    await expect(takeKeptStockInThread(path.join(work, 'kept'), kept.file)).rejects.toThrow(/could not be read/);
     rmSync(work, { recursive: true, force: true });
   });
   test('a build taking stock in the thread keeps, links or writes each page of a spare changed by hand as one without it does', () => {

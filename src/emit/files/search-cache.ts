@@ -6,7 +6,7 @@
  * same bytes either way.
  */
 import { createHash, hash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
@@ -124,28 +124,40 @@ export async function cachedSearchIndex(
   const input = layout === undefined || code === null ? undefined : layoutInput(catalogue, routes, max, code);
   const { documents, keys, shard } =
     layout === undefined || input === undefined ? layoutHere(catalogue, routes, code, identityOf) : await layoutBy(layout, input, catalogue, routes);
-  const stored = keys.map((key) => (cacheDir === undefined || key === null ? undefined : storedShardFile(cacheDir, key)));
-  const files: Array<SearchFile | undefined> = [...stored];
-  const missing = files.flatMap((f, i) => (f === undefined ? [i] : []));
-  // Each document's digest only for the shards to make: an update finds the documents that changed by them.
-  const digests: string[][] = [];
-  if (missing.length > 0) {
+  // The shards to make are handed to `index` first, and the stored ones read once it has answered: their bytes
+  // (44 MB at 100,000 routes) are not wanted sooner, and the main thread has other work meanwhile.
+  const entryOf = (i: number) => (cacheDir === undefined || keys[i] === null ? undefined : shardFile(cacheDir, keys[i]));
+  const files: Array<SearchFile | undefined> = keys.map(() => undefined);
+  const makeMissing = (shards: number[]) => (shards.length === 0 ? undefined : makeShards(shards));
+  const makeShards = async (shards: number[]): Promise<void> => {
     const latest = cacheDir === undefined || code === null ? [] : readLatest(cacheDir, keys.length, code);
-    const places = missing.map((i) => shard(i));
-    missing.forEach((i, j) => (digests[i] = places[j].map((place) => documentDigest(identityOf(place)))));
-    const tasks = missing.map((i, j): ShardTask => {
+    const places = shards.map((i) => shard(i));
+    // Each document's digest only for the shards to make: an update finds the documents that changed by them.
+    const digests = places.map((list) => list.map((place) => documentDigest(identityOf(place))));
+    const tasks = shards.map((i, j): ShardTask => {
       const key = keys[i] ?? undefined;
       const previous = cacheDir === undefined || latest[i] === undefined ? undefined : { key: latest[i], entry: shardFile(cacheDir, latest[i]) };
-      return { docs: places[j].map(documentOf), digests: digests[i], key, previous };
+      return { docs: places[j].map(documentOf), digests: digests[j], key, previous };
     });
     const indexed = await index(tasks);
-    missing.forEach((i, j) => (files[i] = indexed[j]));
-    if (cacheDir !== undefined)
-      later(() => {
-        missing.forEach((i, j) => keys[i] !== null && storeShard(cacheDir, keys[i], indexed[j], digests[i]));
-        pruneShards(cacheDir, keys.length);
-      });
-  }
+    shards.forEach((i, j) => (files[i] = indexed[j]));
+    if (cacheDir !== undefined) later(() => shards.forEach((i, j) => keys[i] !== null && storeShard(cacheDir, keys[i], indexed[j], digests[j])));
+  };
+  const present = keys.map((_, i) => {
+    const entry = entryOf(i);
+    return entry !== undefined && existsSync(entry);
+  });
+  await makeMissing(present.flatMap((here, i) => (here ? [] : [i])));
+  // An entry gone since it was seen (pruned by another build) is made as a missing one is.
+  const lost = present.flatMap((here, i) => {
+    const entry = entryOf(i);
+    if (!here || entry === undefined) return [];
+    files[i] = storedShardFile(entry);
+    return files[i] === undefined ? [i] : [];
+  });
+  await makeMissing(lost);
+  // Pruned once every shard of this index was read or stored: the least recently used go.
+  if (cacheDir !== undefined && present.some((here) => !here)) later(() => pruneShards(cacheDir, keys.length));
   if (cacheDir !== undefined && code !== null)
     later(() => {
       writeLatest(cacheDir, code, keys as string[]);
@@ -229,8 +241,8 @@ function writeLatest(cacheDir: string, code: string, keys: readonly string[]): v
  * A stored shard's output file, by its key: its contents as the bytes stored, never decoded into a string (at
  * 100,000 routes 64 shards, 44 MB, read on every build whose data changed). Marked as used.
  */
-function storedShardFile(cacheDir: string, key: string): SearchFile | undefined {
-  const stored = readShardEntry(shardFile(cacheDir, key));
+function storedShardFile(entry: string): SearchFile | undefined {
+  const stored = readShardEntry(entry);
   return stored && { path: stored.path, contents: stored.contents };
 }
 
@@ -266,7 +278,9 @@ function cacheSlot(
   try {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; shards?: unknown; documents?: unknown };
     if (stored.key === key && Array.isArray(stored.shards) && typeof stored.documents === 'number') {
-      const shards = (stored.shards as unknown[]).map((k) => (typeof k === 'string' && SHARD_KEY.test(k) ? storedShardFile(cacheDir, k) : undefined));
+      const shards = (stored.shards as unknown[]).map((k) =>
+        typeof k === 'string' && SHARD_KEY.test(k) ? storedShardFile(shardFile(cacheDir, k)) : undefined,
+      );
       // A shard pruned since (or damaged) makes it a miss.
       if (shards.every((s) => s !== undefined)) {
         return { hit: searchIndexOutput(shards as SearchFile[], stored.documents), store: () => undefined };

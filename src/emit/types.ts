@@ -48,7 +48,7 @@ export interface BuildOptions {
    */
   stockBeside?: number;
   /**
-   * Routes from which an incremental build has the search thread make the index's layout (default
+   * Routes from which a one-shot incremental build has the search thread make the index's layout (default
    * LAYOUT_BESIDE_PAGES, files/search-worker.ts; the CLI never sets it). The build is the same either way.
    */
   layoutBeside?: number;

@@ -61,8 +61,9 @@ function startThread(): SearchThread {
 }
 
 /**
- * Routes from which a build has the search thread make the index's layout (layoutInWorker). Below, the thread is
- * what the build waits for last, and the layout would lengthen its wait by about what it saves the main thread.
+ * Routes from which a one-shot build has the search thread make the index's layout (layoutInWorker). Below, the
+ * thread is what the build waits for last, and the layout would lengthen its wait by about what it saves the main
+ * thread.
  */
 export const LAYOUT_BESIDE_PAGES = 10_000;
 

@@ -17,6 +17,30 @@ import { pagesToStat, seenPage } from '../../src/emit/output/page-stats.js';
 import { takeStock } from '../../src/emit/output/stock.js';
 import { build, listFiles, requireCompiled, ROOT, SMALL, snapshot, workDir } from './helpers.js';
 
+/** A work folder with a copy of the small fixture catalogue, its output folder and one article's data file. */
+function smallWorkspace(): { work: string; data: string; dist: string; article: string } {
+  const work = workDir();
+  const data = path.join(work, 'data');
+  cpSync(SMALL, data, { recursive: true });
+  return { work, data, dist: path.join(work, 'dist'), article: path.join(data, 'articles/what-is-curcumin.json') };
+}
+
+/**
+ * buildSite through its compiled module (tests/emit/build-json.mjs), with `work`'s cache and reports: options the
+ * CLI never sets (the stock of the spare taken in a thread whatever the catalogue's size) can be given.
+ */
+function buildInProcess(work: string, data: string, options: Record<string, unknown>) {
+  const run = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'tests/emit/build-json.mjs'), JSON.stringify({ dataDir: data, reportsDir: path.join(work, 'reports'), ...options })],
+    {
+      env: { ...process.env, SITE_CACHE_DIR: path.join(work, 'cache') },
+      encoding: 'utf8',
+    },
+  );
+  return { status: run.status, stderr: run.stderr, result: JSON.parse(run.stdout) as { ok: boolean; rendered: number; reused: number } };
+}
+
 /** Folders are vouched for only when they had not changed for two seconds when their manifest was made (SETTLE_MS). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
 
@@ -143,24 +167,12 @@ describe("the spare's inventory from its manifest", () => {
     rmSync(work, { recursive: true, force: true });
   });
   test('a build taking stock in the thread keeps, links or writes each page of a spare changed by hand as one without it does', () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
-    const dist = path.join(work, 'dist');
+    const { work, data, dist, article } = smallWorkspace();
     const spare = path.join(work, '.dist-spare');
-    const article = path.join(data, 'articles/what-is-curcumin.json');
-    /** buildSite through its compiled module, the stock of the spare taken in the thread whatever the catalogue's size. */
     const buildJson = (options: Record<string, unknown>) => {
-      const run = spawnSync(
-        process.execPath,
-        [path.join(ROOT, 'tests/emit/build-json.mjs'), JSON.stringify({ dataDir: data, reportsDir: path.join(work, 'reports'), ...options })],
-        {
-          env: { ...process.env, SITE_CACHE_DIR: path.join(work, 'cache') },
-          encoding: 'utf8',
-        },
-      );
+      const run = buildInProcess(work, data, options);
       expect(run.status, run.stderr).toBe(0);
-      return JSON.parse(run.stdout) as { rendered: number; reused: number };
+      return run.result as { rendered: number; reused: number };
     };
     let edits = 0;
     const rebuild = () => {
@@ -198,23 +210,9 @@ describe("the spare's inventory from its manifest", () => {
   });
 
   test("taken with the last build's task as soon as the data changed: used for the same plan, taken again for another, and put back when the check fails", () => {
-    const work = workDir();
-    const data = path.join(work, 'data');
-    cpSync(SMALL, data, { recursive: true });
-    const dist = path.join(work, 'dist');
+    const { work, data, dist, article } = smallWorkspace();
     const cache = path.join(work, 'cache');
-    const article = path.join(data, 'articles/what-is-curcumin.json');
-    const buildJson = (options: Record<string, unknown>) => {
-      const run = spawnSync(
-        process.execPath,
-        [path.join(ROOT, 'tests/emit/build-json.mjs'), JSON.stringify({ dataDir: data, reportsDir: path.join(work, 'reports'), ...options })],
-        {
-          env: { ...process.env, SITE_CACHE_DIR: cache },
-          encoding: 'utf8',
-        },
-      );
-      return { status: run.status, stderr: run.stderr, result: JSON.parse(run.stdout) as { ok: boolean; rendered: number } };
-    };
+    const buildJson = (options: Record<string, unknown>) => buildInProcess(work, data, options);
     /** Builds as a large catalogue builds (stock beside the selection), and compares with a fresh build of the same data. */
     const rebuild = () => {
       const run = buildJson({ outDir: dist, stockBeside: 0 });

@@ -225,7 +225,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
           later,
           inThread ? layoutInWorker : undefined,
         );
-        if (inThread) searchIndex = searchIndex.finally(() => doneWithSearchThread(resident));
+        if (inThread) searchIndex = searchIndex.finally(doneWithSearchThread);
         searchIndex.catch(() => undefined); // awaited with the other files; must not go unobserved meanwhile
       }
       mainRenderer = createRenderer(config, catalogue);

@@ -307,9 +307,9 @@ describe('the index layout made from ids and sources (search-plan.ts)', () => {
     const input = layoutInput(c, routesOf(c), 4000, 'code')!;
     const inThread = await worker.layoutInWorker(input);
     expect(inThread).toEqual(shardLayout(input));
-    worker.doneWithSearchThread(false);
+    worker.doneWithSearchThread();
     // Asked again, a new thread answers the same.
     expect(await worker.layoutInWorker(input)).toEqual(inThread);
-    worker.doneWithSearchThread(false);
+    worker.doneWithSearchThread();
   });
 });

@@ -15,6 +15,7 @@ import type { Catalogue } from '../../core/catalogue.js';
 import { codeFingerprint } from '../../load/cache.js';
 import {
   documentAt,
+  leanSource,
   searchIndexOutput,
   searchPlaces,
   shardDocuments,
@@ -119,7 +120,7 @@ export async function cachedSearchIndex(
   };
   const identityOf = (place: DocumentPlace): string => {
     const body = catalogue.bodies?.get(place.entity);
-    return body === undefined ? documentIdentity(documentOf(place)) : placeIdentity(place.kind, place.url, `${body.digest}:${max}`);
+    return body === undefined ? documentIdentity(documentOf(place)) : placeIdentity(place.kind, place.url, leanSource(body.digest, max));
   };
   const input = layout === undefined || code === null ? undefined : layoutInput(catalogue, routes, max, code);
   const { documents, keys, shard } =

@@ -125,7 +125,12 @@ export function documentAt(catalogue: Catalogue, place: DocumentPlace, max: numb
   const { kind, url, entity } = place;
   const body = catalogue.bodies?.get(entity);
   const text = body?.searchText ?? entitySearchText(kind, entity, max);
-  return { kind, url, title: squash(TITLE[kind](entity as never)), text, excerpt: excerptOf(text), source: body && `${body.digest}:${max}` };
+  return { kind, url, title: squash(TITLE[kind](entity as never)), text, excerpt: excerptOf(text), source: body && leanSource(body.digest, max) };
+}
+
+/** What a lean entity's document is made from (SearchDocument.source): its file's sha1 and the text cap. */
+export function leanSource(digest: string, max: number): string {
+  return `${digest}:${max}`;
 }
 
 /** The searchable documents (see searchPlaces), sorted by kind then URL. */

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { Catalogue } from '../../core/catalogue.js';
 import type { SearchKind } from '../../core/search-options.js';
-import { placesOf, SCREEN_KIND, shardDocuments, type DocumentPlace, type SearchRoute } from './search-index.js';
+import { leanSource, placesOf, SCREEN_KIND, shardDocuments, type DocumentPlace, type SearchRoute } from './search-index.js';
 
 /** The kinds of document in the order the plan's lists are given. */
 const KINDS: readonly SearchKind[] = ['product', 'article', 'news'];
@@ -41,7 +41,7 @@ export interface ShardLayout {
 }
 
 /**
- * The layout's input for `routes` and `catalogue`, each entity named by its body's file (`${digest}:${max}`, see
+ * The layout's input for `routes` and `catalogue`, each entity named by its body's file (leanSource, see
  * placeIdentity); undefined when an entity has no body (a catalogue not loaded lean), whose document only its
  * text can name.
  */
@@ -54,7 +54,7 @@ export function layoutInput(catalogue: Catalogue, routes: readonly SearchRoute[]
     for (const entity of list) {
       const body = bodies.get(entity);
       if (body === undefined) return undefined;
-      sources.push(`${body.digest}:${max}`);
+      sources.push(leanSource(body.digest, max));
     }
     entities.push({ ids: JSON.stringify(list.map((e) => e.id)), sources: JSON.stringify(sources) });
   }

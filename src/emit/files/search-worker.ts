@@ -101,10 +101,10 @@ export function layoutInWorker(input: LayoutInput): Promise<ShardLayout> {
   return ask<ShardLayout>({ kind: 'layout', input }, true);
 }
 
-/** The thread is asked nothing more by this build: unless `keep` (another build follows in this process), it goes once idle. */
-export function doneWithSearchThread(keep: boolean): void {
+/** The thread is asked nothing more (a one-shot build, which asked for a layout): it goes once idle. */
+export function doneWithSearchThread(): void {
   const idle = thread;
-  if (keep || idle === undefined || idle.asked.length > 0) return;
+  if (idle === undefined || idle.asked.length > 0) return;
   thread = undefined;
   void idle.worker.terminate();
 }

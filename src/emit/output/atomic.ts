@@ -89,30 +89,32 @@ export interface Inventory {
  * into it.
  */
 export async function prepareTempDir(outDir: string): Promise<{ tmp: string; recycled: boolean }> {
-  const tmp = tempDirFor(outDir);
-  if (!existsSync(tmp)) {
-    try {
-      // Atomic: of two builds started at once, one gets the spare and the other starts afresh.
-      await rename(spareDirFor(outDir), tmp);
-      return { tmp, recycled: true };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
-  return { tmp: await createTempDir(outDir), recycled: false };
+  return takeSpare(outDir) ?? { tmp: await createTempDir(outDir), recycled: false };
 }
 
 /**
- * prepareTempDir's recycling alone, at once: the spare renamed to this
- * process's temporary folder, or null when there is none to take (or this
- * process has a temporary folder already); prepareTempDir then decides.
+ * The spare renamed to this process's temporary folder; null when there is no spare (or this process has a
+ * temporary folder already). Atomic: of two builds started at once, one gets the spare and the other starts afresh.
  */
-export function recycleSpare(outDir: string): { tmp: string; recycled: true } | null {
+function takeSpare(outDir: string): { tmp: string; recycled: true } | null {
   const tmp = tempDirFor(outDir);
   if (existsSync(tmp)) return null;
   try {
     renameSync(spareDirFor(outDir), tmp);
     return { tmp, recycled: true };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * prepareTempDir's recycling alone, at once: the spare taken (takeSpare), or null when that cannot be done now;
+ * prepareTempDir then decides.
+ */
+export function recycleSpare(outDir: string): { tmp: string; recycled: true } | null {
+  try {
+    return takeSpare(outDir);
   } catch {
     return null;
   }

@@ -281,6 +281,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         cacheDir,
         searchIndex,
         resident,
+        bodyOf,
         incremental:
           cacheDir === undefined
             ? undefined
@@ -333,6 +334,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         // A page's twin is a hard link to it, so its stat is the page's; where it is a copy instead (a file system
         // without hard links) the next build's comparison fails and the build runs, as it must.
         const stamps = new Map((built.record?.entries ?? []).map((e) => [e.file, e.stamp]));
+        for (const [file, stamp] of built.fileStamps ?? []) stamps.set(file, stamp);
         for (const p of plan) if (p.twin && stamps.has(p.file)) stamps.set(twinFileOf(p.file)!, stamps.get(p.file)!);
         const check = checked.key;
         later(() => writeManifest(cacheDir, outDir, { code, check, options: outputOptions }, answer, built.written, stamps, built.reports));
@@ -390,6 +392,8 @@ interface EmitContext {
   resident: boolean;
   /** With a cache folder: the last build's record and what it selected (when it could be used), and the new record. */
   incremental?: { previous?: BuildRecord; selection?: Selection; collector: RecordCollector };
+  /** A detail route → where its entity's body is (detailBody of the catalogue), made once for the selection and the render. */
+  bodyOf: ReturnType<typeof detailBody>;
 }
 
 interface Emitted {
@@ -406,6 +410,8 @@ interface Emitted {
   record?: Omit<BuildRecord, 'folder' | 'format' | 'global'>;
   /** The report files written (absolute). */
   reports: string[];
+  /** The stamps of files other than pages, as written (the product artwork): the manifest takes their stat from them. */
+  fileStamps?: ReadonlyArray<[string, string]>;
 }
 
 /** Everything that goes into the temporary folder, and the reports; says what went wrong, never throws for content. */
@@ -423,7 +429,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     only = [...selection.render, ...taken.failed].sort((a, b) => a.index - b.index);
     ctx.lap('take-over');
   }
-  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, ctx.stamps, options.onProgress, { only, collector });
+  const rendering = renderAll(ctx.pool, plan, catalogue, ctx.held, ctx.stamps, options.onProgress, { only, collector }, ctx.bodyOf);
   const shareCard = shareCardPng(catalogue.site, ctx.cacheDir);
   shareCard.catch(() => undefined); // awaited with the site files; a failed render must not go unobserved meanwhile
   // The search index needs the bodies the workers do not have: the main thread makes its documents while they
@@ -531,6 +537,7 @@ async function emitAll(ctx: EmitContext): Promise<Emitted> {
     rendered: renderedPages,
     reused: plan.length - renderedPages,
     record,
+    fileStamps: rendered.artworkStamps,
     reports,
   };
 }

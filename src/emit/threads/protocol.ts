@@ -59,7 +59,11 @@ export interface RouteJob {
 
 export type RenderTask =
   | { kind: 'routes'; jobs: RouteJob[] }
-  | { kind: 'artwork'; from: number; to: number }
+  /**
+   * The artwork of products `from` to `to` (exclusive), with the stamp the folder's last build recorded for each
+   * product's file, in order (undefined where none): a file still matching its stamp is kept without being read.
+   */
+  | { kind: 'artwork'; from: number; to: number; previous?: Array<string | undefined> }
   | { kind: 'error-pages' }
   /** The hash of each read's value in this thread's model (model/reads.ts readDigests), in order. */
   | { kind: 'digests'; names: string[] }
@@ -140,6 +144,8 @@ export interface ArtworkResult {
   kind: 'artwork';
   files: string[];
   failures: RenderFailure[];
+  /** Each file written and its stamp, when the build stamps its files (WorkerConfig.stamps). */
+  stamps: Array<[string, string]>;
 }
 
 export interface ErrorPagesResult {

@@ -131,7 +131,7 @@ export function createRenderer(config: WorkerConfig, inProcess?: Catalogue): Ren
           config.record === true,
         );
       case 'artwork':
-        return renderArtwork(config.outDir, await ready(), task);
+        return renderArtwork(config.outDir, await ready(), task, config.stamps === true);
       case 'error-pages':
         return renderErrorPages(config.outDir, await ready());
       case 'prepare':
@@ -224,20 +224,28 @@ async function renderRoutes(
   return { kind: 'routes', pages, failures, links: tally.entries(), unsafe, stamps: stamped, unchanged, byStamp, record: record?.done() };
 }
 
-async function renderArtwork(outDir: string, { api, model, catalogue }: Session, task: Extract<RenderTask, { kind: 'artwork' }>): Promise<ArtworkResult> {
+async function renderArtwork(
+  outDir: string,
+  { api, model, catalogue }: Session,
+  task: Extract<RenderTask, { kind: 'artwork' }>,
+  stamp: boolean,
+): Promise<ArtworkResult> {
   const files: string[] = [];
   const failures: RenderFailure[] = [];
-  for (const product of catalogue.products.slice(task.from, task.to)) {
+  const stamps: Array<[string, string]> = [];
+  for (let i = task.from; i < task.to; i++) {
+    const product = catalogue.products[i];
     try {
       const { url, svg } = api.productArtwork(model, product);
       const file = url.replace(/^\/+/, '');
-      writeOutput(outDir, file, [svg]);
+      const written = writeOutput(outDir, file, [svg], { previous: task.previous?.[i - task.from] }, stamp);
       files.push(file);
+      if (written.stamp !== undefined) stamps.push([file, written.stamp]);
     } catch (err) {
       failures.push({ index: -1, subject: `artwork of product ${product.slug}`, cause: causeOf(err) });
     }
   }
-  return { kind: 'artwork', files: files.sort(), failures };
+  return { kind: 'artwork', files: files.sort(), failures, stamps };
 }
 
 /** dist/404.html and dist/500.html; a template that throws gets the spec's minimal page instead, and is reported. */

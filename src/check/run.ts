@@ -108,7 +108,7 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
   const stored = state?.key === key ? state.report({ root: snapshot.root, files: snapshot.files, images: snapshot.images }, lean) : undefined;
   if (stored) {
     const settled = state!.withSettledStats(snapshot);
-    if (settled) later(() => writeEntryParts(path, stateId, settled.count, settled.make));
+    if (settled) later(() => writeEntryParts(path, stateId, settled.count, settled.make, APART));
     // Assigned, not spread: spreading would read the catalogue, which is decoded only when first read.
     return Object.assign(stored, { key, validated: 0, reused: all, read, registry });
   }
@@ -124,13 +124,16 @@ export async function checkDataDir(dataDir: string, options: CheckDataDirOptions
     if (storable) {
       // Kept findings mean the same routes.json and the same entities (keptFindings): the same routes and sizes.
       const parts = packState({ key, snapshot, context, files, report: { diagnostics, routes, sizes } }, state, load.findingsKept);
-      writeEntryParts(path, stateId, parts.count, parts.make);
+      writeEntryParts(path, stateId, parts.count, parts.make, APART);
     }
     state?.release();
     emptyLinks(checked.catalogue, memory !== undefined);
   });
   return { ...checked, key, validated: all - reused, reused, read, registry, ...(load.findingsKept && { findingsKept: true as const }) };
 }
+
+/** The state's parts are stored apart: after one edit, all but a few are the parts of the state before (packState). */
+const APART = { apart: true } as const;
 
 function readState(path: string, stateId: string, held?: HeldOutcome): StoredState | undefined {
   const entry = openEntry(path, stateId);

@@ -11,14 +11,30 @@
  * never sees half of one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataSnapshot } from './read.js';
 
 /** Bumped whenever the layout of an entry changes. */
-const FORMAT = 'site-check-cache/4';
+const FORMAT = 'site-check-cache/5';
+
+/** The first line of an entry whose parts are stored apart (EntryWriteOptions.apart). */
+const FORMAT_APART = `${FORMAT} apart`;
 
 /**
  * The modules whose output is cached, relative to this one: compiled JS when
@@ -164,23 +180,50 @@ export function defaultCacheDir(cwd: string = process.cwd(), env: NodeJS.Process
  * hash of its own so that a part copied from the entry before (most of them,
  * after one edit) is written without being hashed again.
  */
-function header(key: string, sha256: readonly string[], lengths: readonly number[]): Buffer {
+function header(key: string, sha256: readonly string[], lengths: readonly number[], apart = false): Buffer {
   // Lengths at a fixed width, so that the header's size is known before the parts are made (writeEntryParts).
-  return Buffer.from(`${FORMAT}\n${key}\n${sha256.join(',')}\n${lengths.map((n) => String(n).padStart(15, '0')).join(',')}\n`);
+  return Buffer.from(`${apart ? FORMAT_APART : FORMAT}\n${key}\n${sha256.join(',')}\n${lengths.map((n) => String(n).padStart(15, '0')).join(',')}\n`);
 }
+
+/**
+ * Where the parts of entries stored apart are (EntryWriteOptions.apart): one
+ * file a part, named by its sha256, in a folder beside the entries. A part
+ * that a new entry shares with the one it replaces is not written again.
+ */
+export const PARTS_FOLDER = 'entry-parts';
+
+const partFile = (entry: string, sha256: string): string => join(dirname(entry), PARTS_FOLDER, `${sha256}.part`);
 
 const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** The header's lines when they are this format's, under `key`, for a file of `size` bytes: where the parts start, their hashes and lengths. */
-function parseHeader(head: Buffer, key: string, size: number): { start: number; sha256: string[]; lengths: number[] } | undefined {
+function parseHeader(head: Buffer, key: string, size: number): { start: number; sha256: string[]; lengths: number[]; apart: boolean } | undefined {
   const lines = head.toString('latin1').split('\n', 4);
-  if (lines.length < 4 || lines[0] !== FORMAT || lines[1] !== key || !/^\d+(,\d+)*$/.test(lines[3]) || !/^[0-9a-f]{64}(,[0-9a-f]{64})*$/.test(lines[2]))
+  const apart = lines[0] === FORMAT_APART;
+  if (
+    lines.length < 4 ||
+    (lines[0] !== FORMAT && !apart) ||
+    lines[1] !== key ||
+    !/^\d+(,\d+)*$/.test(lines[3]) ||
+    !/^[0-9a-f]{64}(,[0-9a-f]{64})*$/.test(lines[2])
+  )
     return undefined;
   const start = lines.reduce((n, l) => n + l.length + 1, 0);
   const lengths = lines[3].split(',').map(Number);
   const sha256 = lines[2].split(',');
-  if (sha256.length !== lengths.length || start + lengths.reduce((a, b) => a + b, 0) !== size) return undefined;
-  return { start, sha256, lengths };
+  // Stored apart, the entry is its header alone.
+  if (sha256.length !== lengths.length || start + (apart ? 0 : lengths.reduce((a, b) => a + b, 0)) !== size) return undefined;
+  return { start, sha256, lengths, apart };
+}
+
+/** The parts an entry stored apart names (by sha256); none for any other file. */
+function apartParts(entry: string): string[] {
+  try {
+    const lines = readFileSync(entry).subarray(0, HEADER_MAX).toString('latin1').split('\n', 4);
+    return lines[0] === FORMAT_APART && lines.length === 4 ? lines[2].split(',') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The parts stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
@@ -193,6 +236,17 @@ export function readEntry(path: string, key: string): Buffer[] | undefined {
   }
   const head = parseHeader(buf.subarray(0, HEADER_MAX), key, buf.length);
   if (head === undefined) return undefined;
+  if (head.apart) {
+    const entry = openEntry(path, key);
+    if (entry === undefined) return undefined;
+    try {
+      return Array.from({ length: entry.count }, (_, i) => entry.part(i));
+    } catch {
+      return undefined;
+    } finally {
+      entry.close();
+    }
+  }
   let offset = head.start;
   const parts = head.lengths.map((n) => {
     const part = buf.subarray(offset, offset + n);
@@ -230,6 +284,18 @@ export interface StoredPart {
   chunks(): Iterable<Uint8Array>;
 }
 
+/** How an entry is written (writeEntryParts). */
+export interface EntryWriteOptions {
+  /**
+   * Each part in a file of its own, named by its hash (PARTS_FOLDER), and the
+   * entry its header alone: a part the new entry shares with an entry before
+   * is neither copied nor written. For an entry most of whose parts outlive
+   * each write (the check's, after one edit: 215 MB at 100,000 routes, of
+   * which a few change).
+   */
+  apart?: boolean;
+}
+
 /** A part held in memory as a StoredPart, its hash given (as an entry checked it). */
 export function storedPart(bytes: Uint8Array, sha256: string): StoredPart {
   return { sha256, length: bytes.length, chunks: () => [bytes] };
@@ -254,38 +320,69 @@ function* rangeChunks(fd: number, at: number, length: number, buffer: Buffer): G
 /** The most a header may take: it grows by 81 bytes a part (a catalogue of 100,000 files has about 100 parts). */
 const HEADER_MAX = 1024 * 1024;
 
-/** Opens the entry stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses. */
+/**
+ * Opens the entry stored under `key`, or undefined: missing, another key, damaged or unreadable are all misses.
+ * Stored apart, each part's file is opened and checked, and kept open as the entry's file is: a part file found
+ * damaged is deleted, so that the next write of a part with its hash makes it again.
+ */
 export function openEntry(path: string, key: string): EntryReader | undefined {
-  let fd: number | undefined;
+  const fds: number[] = [];
+  const closeAll = () => {
+    for (const fd of fds) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+  };
   try {
-    fd = openSync(path, 'r');
+    const fd = openSync(path, 'r');
+    fds.push(fd);
     const size = fstatSync(fd).size;
     const buf = Buffer.alloc(Math.min(HEADER_MAX, size));
     readSync(fd, buf, 0, buf.length, 0);
     const head = parseHeader(buf, key, size);
     if (head === undefined) {
-      closeSync(fd);
+      closeAll();
       return undefined;
     }
-    const { lengths, sha256 } = head;
-    const offsets: number[] = [];
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - head.start)));
-    for (let i = 0, at = head.start; i < lengths.length; at += lengths[i++]) {
-      offsets.push(at);
+    const { lengths, sha256, apart } = head;
+    // Where each part's bytes are: a file and the offset in it.
+    const places: Array<{ fd: number; at: number; file?: string }> = [];
+    if (apart) {
+      closeSync(fds.pop()!);
+      for (const hash of sha256) {
+        const file = partFile(path, hash);
+        const partFd = openPart(file);
+        if (partFd !== undefined) fds.push(partFd);
+        places.push({ fd: partFd ?? -1, at: 0, file });
+      }
+    } else for (let i = 0, at = head.start; i < lengths.length; at += lengths[i++]) places.push({ fd, at });
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, ...lengths)));
+    // Every part is checked, and every damaged part file deleted: a write skips the part files that are there.
+    let damaged = false;
+    for (let i = 0; i < lengths.length; i++) {
+      const { fd: partFd, at, file } = places[i];
       const h = createHash('sha256');
-      for (const bytes of rangeChunks(fd, at, lengths[i], chunk)) h.update(bytes);
-      if (h.digest('hex') !== sha256[i]) {
-        closeSync(fd);
-        return undefined;
+      const whole = partFd !== -1 && (file === undefined || fstatSync(partFd).size === lengths[i]);
+      if (whole) for (const bytes of rangeChunks(partFd, at, lengths[i], chunk)) h.update(bytes);
+      if (!whole || h.digest('hex') !== sha256[i]) {
+        damaged = true;
+        if (file === undefined) break;
+        if (partFd !== -1) unlinkIfThere(file);
       }
     }
-    const open = fd;
+    if (damaged) {
+      closeAll();
+      return undefined;
+    }
     let closed = false;
     const part = (i: number): Buffer => {
       if (closed) throw new Error('the cache entry was closed');
       const buf = Buffer.allocUnsafe(lengths[i]);
       for (let done = 0; done < buf.length; ) {
-        const n = readSync(open, buf, done, buf.length - done, offsets[i] + done);
+        const n = readSync(places[i].fd, buf, done, buf.length - done, places[i].at + done);
         if (n <= 0) throw new Error('short read');
         done += n;
       }
@@ -299,23 +396,34 @@ export function openEntry(path: string, key: string): EntryReader | undefined {
         length: lengths[i],
         *chunks() {
           if (closed) throw new Error('the cache entry was closed');
-          yield* rangeChunks(open, offsets[i], lengths[i], (copyBuffer ??= Buffer.allocUnsafe(COPY_CHUNK)));
+          yield* rangeChunks(places[i].fd, places[i].at, lengths[i], (copyBuffer ??= Buffer.allocUnsafe(COPY_CHUNK)));
         },
       }),
       close() {
-        if (!closed) closeSync(open);
+        if (!closed) closeAll();
         closed = true;
       },
     };
   } catch {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
-    }
+    closeAll();
     return undefined;
+  }
+}
+
+/** The part file opened for reading; undefined when it is missing (or cannot be opened). */
+function openPart(file: string): number | undefined {
+  try {
+    return openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+function unlinkIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
   }
 }
 
@@ -331,51 +439,91 @@ export function writeEntry(path: string, key: string, parts: readonly Uint8Array
 /**
  * `writeEntry` for parts made one at a time (`make(i)`, in order): each is
  * written and let go before the next is made, so a large entry is never in
- * memory whole.
+ * memory whole. Stored apart (`options.apart`), a part whose file is there
+ * already is not made into one again.
  */
-export function writeEntryParts(path: string, key: string, count: number, make: (i: number) => Uint8Array | StoredPart): boolean {
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+export function writeEntryParts(
+  path: string,
+  key: string,
+  count: number,
+  make: (i: number) => Uint8Array | StoredPart,
+  options: EntryWriteOptions = {},
+): boolean {
+  const tmp = tempName(path);
   try {
     mkdirSync(dirname(path), { recursive: true });
+    const lengths = new Array<number>(count).fill(0);
+    const sha256 = new Array<string>(count).fill('0'.repeat(64));
+    const made = (i: number): StoredPart => {
+      const given = make(i);
+      return given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
+    };
+    if (options.apart === true) {
+      mkdirSync(join(dirname(path), PARTS_FOLDER), { recursive: true });
+      for (let i = 0; i < count; i++) {
+        const part = made(i);
+        const file = partFile(path, part.sha256);
+        if (!existsSync(file)) writeFileOf(file, part);
+        sha256[i] = part.sha256;
+        lengths[i] = part.length;
+      }
+      writeFileOf(path, storedPart(header(key, sha256, lengths, true), ''));
+      prune(dirname(path));
+      return true;
+    }
     const fd = openSync(tmp, 'w');
     try {
-      const write = (bytes: Uint8Array, at: number) => {
-        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
-      };
-      const lengths = new Array<number>(count).fill(0);
-      const sha256 = new Array<string>(count).fill('0'.repeat(64));
       let at = header(key, sha256, lengths).length;
       for (let i = 0; i < count; i++) {
-        const given = make(i);
-        const made = given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
-        let copied = 0;
-        for (const chunk of made.chunks()) {
-          write(chunk, at + copied);
-          copied += chunk.length;
-        }
-        if (copied !== made.length) throw new Error('a stored part changed length');
-        sha256[i] = made.sha256;
-        lengths[i] = copied;
-        at += copied;
+        const part = made(i);
+        at += writeChunks(fd, part, at);
+        sha256[i] = part.sha256;
+        lengths[i] = part.length;
       }
-      write(header(key, sha256, lengths), 0);
+      writeChunks(fd, storedPart(header(key, sha256, lengths), ''), 0);
     } finally {
       closeSync(fd);
     }
     renameSync(tmp, path);
   } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never written
-    }
+    unlinkIfThere(tmp);
     return false;
   }
   prune(dirname(path));
   return true;
 }
 
-/** Keeps the newest MAX_ENTRIES entries, and drops temp files a killed process left behind. */
+const tempName = (path: string): string => `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+
+/** Writes `part`'s chunks into `fd` from `at`; returns how many bytes (throws when they are not the part's length). */
+function writeChunks(fd: number, part: StoredPart, at: number): number {
+  let copied = 0;
+  for (const bytes of part.chunks()) {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + copied + done);
+    copied += bytes.length;
+  }
+  if (copied !== part.length) throw new Error('a stored part changed length');
+  return copied;
+}
+
+/** `part` as the file `file`, written to a temp file and renamed into place (throws when it cannot be). */
+function writeFileOf(file: string, part: StoredPart): void {
+  const tmp = tempName(file);
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeChunks(fd, part, 0);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    unlinkIfThere(tmp);
+    throw err;
+  }
+}
+
+/** Keeps the newest MAX_ENTRIES entries and the parts they name, and drops temp files a killed process left behind. */
 function prune(cacheDir: string): void {
   try {
     const now = Date.now();
@@ -385,7 +533,34 @@ function prune(cacheDir: string): void {
     const stale = entries.filter((e) => e.name.endsWith('.tmp') && now - e.mtimeMs > 10 * 60_000);
     const kept = entries.filter((e) => e.name.endsWith('.bin')).sort((a, b) => b.mtimeMs - a.mtimeMs);
     for (const e of [...stale, ...kept.slice(MAX_ENTRIES)]) unlinkSync(join(cacheDir, e.name));
+    pruneParts(
+      cacheDir,
+      kept.slice(0, MAX_ENTRIES).map((e) => join(cacheDir, e.name)),
+      now,
+    );
   } catch {
     // another process pruned first, or the folder went away: nothing to do
+  }
+}
+
+/**
+ * A part file is kept this long after it was written even when no entry names it: it may be one of another
+ * process's entry, not renamed into place yet.
+ */
+const PART_GRACE_MS = 60_000;
+
+/** Deletes the part files (and a killed writer's temp files) that none of `entries` names, once past their grace. */
+function pruneParts(cacheDir: string, entries: readonly string[], now: number): void {
+  const dir = join(cacheDir, PARTS_FOLDER);
+  if (!existsSync(dir)) return;
+  const named = new Set(entries.flatMap(apartParts));
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith('.part') && named.has(name.slice(0, -'.part'.length))) continue;
+    const file = join(dir, name);
+    try {
+      if (now - statSync(file).mtimeMs > PART_GRACE_MS) unlinkSync(file);
+    } catch {
+      // gone already
+    }
   }
 }

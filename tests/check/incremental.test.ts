@@ -13,6 +13,7 @@ import { mulberry32 } from '../../scripts/catalogue/util.js';
 import { checkDataDir, type CheckResult } from '../../src/check/run.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { isSettled, RACY_NS } from '../../src/load/file-stat.js';
+import { PARTS_FOLDER } from '../../src/load/cache.js';
 
 const DATA = resolve(import.meta.dirname, '../../data');
 const made: string[] = [];
@@ -280,10 +281,13 @@ describe('the incremental check', () => {
     expect(quiet.read).toBe(1); // site.json, which is always read
     expect(quiet.validated).toBe(0);
     // Nothing new to record: the entry is read, not written again.
-    const [entry] = readdirSync(cacheDir);
+    const entries = () => readdirSync(cacheDir).filter((n) => n !== PARTS_FOLDER);
+    const [entry] = entries();
     const ino = statSync(join(cacheDir, entry)).ino;
+    const parts = readdirSync(join(cacheDir, PARTS_FOLDER));
     expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(1);
-    expect(readdirSync(cacheDir)).toEqual([entry]);
+    expect(entries()).toEqual([entry]);
+    expect(readdirSync(join(cacheDir, PARTS_FOLDER))).toEqual(parts);
     expect(statSync(join(cacheDir, entry)).ino).toBe(ino);
 
     const file = join(data, 'articles', readdirSync(join(data, 'articles'))[0]);

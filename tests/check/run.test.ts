@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkDataDir, type CheckResult } from '../../src/check/run.js';
+import { PARTS_FOLDER } from '../../src/load/cache.js';
 import { countCatalogue, sizesOf } from '../../src/check/report.js';
 import type { Catalogue } from '../../src/core/catalogue.js';
 import { scenario } from './fixture.js';
@@ -17,9 +18,12 @@ function cacheDir(): string {
   return dir;
 }
 
+/** The entries of a cache folder (beside them, the folder of their parts: PARTS_FOLDER). */
+const entries = (dir: string): string[] => readdirSync(dir).filter((n) => n !== PARTS_FOLDER);
+
 /** The one entry of a cache folder, and its inode: a rewrite renames a new file into place. */
 function entry(dir: string): { path: string; ino: number } {
-  const names = readdirSync(dir);
+  const names = entries(dir);
   expect(names).toHaveLength(1);
   const path = join(dir, names[0]);
   return { path, ino: statSync(path).ino };
@@ -74,7 +78,7 @@ describe('checkDataDir with a cache', () => {
     const miss = await checkDataDir(data, { cacheDir: dir, lean: true });
     const hit = await checkDataDir(data, { cacheDir: dir, lean: true });
     const whole = await checkDataDir(data, { cacheDir: dir });
-    expect(readdirSync(dir)).toHaveLength(2);
+    expect(entries(dir)).toHaveLength(2);
     expect(whole.catalogue!.bodies).toBeUndefined();
     expect(whole.catalogue!.articles[0].body.length).toBeGreaterThan(0);
     for (const result of [miss, hit]) {
@@ -129,6 +133,14 @@ describe('checkDataDir with a cache', () => {
     writeFileSync(path, bytes);
     expectSame(await checkDataDir(data, { cacheDir: dir }), fresh);
     writeFileSync(path, 'garbage');
+    expectSame(await checkDataDir(data, { cacheDir: dir }), fresh);
+    // A part's file damaged: a miss too, and the part written again.
+    const parts = join(dir, PARTS_FOLDER);
+    for (const name of readdirSync(parts)) {
+      const part = readFileSync(join(parts, name));
+      part[Math.floor(part.length / 2)] ^= 0x55;
+      writeFileSync(join(parts, name), part);
+    }
     expectSame(await checkDataDir(data, { cacheDir: dir }), fresh);
     const repaired = entry(dir);
     expectSame(await checkDataDir(data, { cacheDir: dir }), fresh);

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEdits, readJson } from '../check/fixture.js';
 import { requireFreshBuild } from '../compiled.js';
+import { PARTS_FOLDER } from '../../src/load/cache.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/site');
@@ -210,7 +211,8 @@ describe('site check cache', () => {
     const fresh = site(['check', '--json', '--data-dir', data, '--no-cache']);
     expect(fresh.status).toBe(0);
     const miss = site(['check', '--json', '--data-dir', data, '--cache-dir', cache]);
-    expect(readdirSync(cache)).toHaveLength(1);
+    // One entry, and the folder of its parts.
+    expect(readdirSync(cache).sort()).toEqual([expect.stringMatching(/^check-[0-9a-f]{16}\.bin$/), PARTS_FOLDER]);
     const hit = site(['check', '--json', '--data-dir', data, '--cache-dir', cache]);
     // The same report; only how many files were validated again, or taken from the cache, differs.
     type Files = { validated: number; reused: number; read: number };

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   defaultCacheDir,
   entryPath,
   openEntry,
+  PARTS_FOLDER,
   readEntry,
   snapshotKey,
   storedPart,
@@ -185,6 +187,94 @@ describe('readEntry and writeEntry', () => {
     expect(entryPath(dir, a)).toBe(entryPath(dir, readDataDir(a.base)));
     for (let i = 0; i < 20; i++) writeEntry(join(dir, `check-${i}.bin`), 'k', [Buffer.from([i])]);
     expect(readdirSync(dir).length).toBe(8);
+  });
+});
+
+describe('entries stored apart (EntryWriteOptions.apart)', () => {
+  const value = [Buffer.from('first part'), Buffer.alloc(0), Buffer.from([0, 10, 255, 13, 10])];
+  const APART = { apart: true };
+  const parts = (dir: string) => readdirSync(join(dir, PARTS_FOLDER)).sort();
+  const write = (path: string, key: string, list: readonly Buffer[]) => writeEntryParts(path, key, list.length, (i) => list[i], APART);
+
+  it('round-trip the parts under their key, each in a file named by its hash, the entry its header alone', () => {
+    const dir = tempDir();
+    const path = join(dir, 'check-a.bin');
+    expect(write(path, 'k1', value)).toBe(true);
+    expect(readEntry(path, 'k1')).toEqual(value);
+    expect(readEntry(path, 'k2')).toBeUndefined();
+    const entry = openEntry(path, 'k1')!;
+    expect([0, 1, 2].map((i) => entry.part(i))).toEqual(value);
+    entry.close();
+    expect(parts(dir)).toEqual(value.map((v) => `${createHash('sha256').update(v).digest('hex')}.part`).sort());
+    expect(readFileSync(path).length).toBeLessThan(400);
+    expect(readdirSync(dir).sort()).toEqual(['check-a.bin', PARTS_FOLDER]);
+  });
+
+  it('write a part copied from the entry before, or one whose file is there, not again; the entry before still reads as it was', () => {
+    const dir = tempDir();
+    const path = join(dir, 'check-a.bin');
+    write(path, 'k', value);
+    const before = new Map(parts(dir).map((n) => [n, statSync(join(dir, PARTS_FOLDER, n), { bigint: true }).mtimeNs]));
+    const entry = openEntry(path, 'k')!;
+    expect(writeEntryParts(path, 'k', 4, (i) => (i === 1 ? Buffer.from('new') : i === 3 ? Buffer.from(value[0]) : entry.stored(i)), APART)).toBe(true);
+    expect(readEntry(path, 'k')).toEqual([value[0], Buffer.from('new'), value[2], value[0]]);
+    // Parts written moments ago are kept whatever names them (another process's entry may be on its way).
+    for (const [name, mtime] of before) expect(statSync(join(dir, PARTS_FOLDER, name), { bigint: true }).mtimeNs, name).toBe(mtime);
+    expect(parts(dir)).toHaveLength(4);
+    // The open entry has its parts open: it reads what it checked.
+    expect(entry.part(1)).toEqual(value[1]);
+    entry.close();
+  });
+
+  it('miss on a damaged or missing part, delete a damaged part file, and a rewrite repairs the entry', () => {
+    const dir = tempDir();
+    const path = join(dir, 'check-a.bin');
+    write(path, 'k', value);
+    const file = join(dir, PARTS_FOLDER, `${createHash('sha256').update(value[0]).digest('hex')}.part`);
+    for (const bad of damaged(readFileSync(file))) {
+      writeFileSync(file, bad);
+      expect(openEntry(path, 'k')).toBeUndefined();
+      expect(existsSync(file), 'the damaged part file').toBe(false);
+      expect(readEntry(path, 'k')).toBeUndefined();
+    }
+    expect(write(path, 'k', value)).toBe(true);
+    expect(readEntry(path, 'k')).toEqual(value);
+    rmSync(file);
+    expect(openEntry(path, 'k')).toBeUndefined();
+    // The header damaged as an entry stored whole would be: every way is a miss.
+    write(path, 'k', value);
+    for (const bad of damaged(readFileSync(path))) {
+      writeFileSync(path, bad);
+      expect(openEntry(path, 'k')).toBeUndefined();
+    }
+  });
+
+  it('a part given with a hash that is not its bytes is a miss when the entry is opened', () => {
+    const dir = tempDir();
+    const path = join(dir, 'check-a.bin');
+    write(path, 'k', value);
+    const entry = openEntry(path, 'k')!;
+    const copy = join(dir, 'check-b.bin');
+    expect(writeEntryParts(copy, 'k', 1, () => storedPart(Buffer.from('other bytes'), createHash('sha256').update('x').digest('hex')), APART)).toBe(true);
+    expect(openEntry(copy, 'k')).toBeUndefined();
+    entry.close();
+  });
+
+  it('delete the part files no kept entry names once they are a minute old, and keep those a kept entry names', () => {
+    const dir = tempDir();
+    const a = join(dir, 'check-a.bin');
+    const b = join(dir, 'check-b.bin');
+    write(a, 'k', [Buffer.from('shared'), Buffer.from('a only')]);
+    write(b, 'k', [Buffer.from('shared'), Buffer.from('b before')]);
+    const old = new Date(Date.now() - 5 * 60_000);
+    for (const name of parts(dir)) utimesSync(join(dir, PARTS_FOLDER, name), old, old);
+    writeFileSync(join(dir, PARTS_FOLDER, 'left-by-a-killed-writer.tmp'), 'x');
+    utimesSync(join(dir, PARTS_FOLDER, 'left-by-a-killed-writer.tmp'), old, old);
+    write(b, 'k', [Buffer.from('shared'), Buffer.from('b after')]);
+    const hash = (s: string) => `${createHash('sha256').update(s).digest('hex')}.part`;
+    expect(parts(dir)).toEqual([hash('shared'), hash('a only'), hash('b after')].sort());
+    expect(readEntry(a, 'k')).toEqual([Buffer.from('shared'), Buffer.from('a only')]);
+    expect(readEntry(b, 'k')).toEqual([Buffer.from('shared'), Buffer.from('b after')]);
   });
 });
 

@@ -27,7 +27,7 @@ import { shareCardPng } from './files/share-card.js';
 import { checkLinks } from './links/check.js';
 import { keepAsSpare, prepareTempDir, recoverOutput, recycleSpare, removeUnwritten, swapIn, tempDirFor, type Inventory } from './output/atomic.js';
 import { pagesToStat, type PageStatsTaken } from './output/page-stats.js';
-import { twinFileOf } from './output/paths.js';
+import { foldersOf, twinFileOf } from './output/paths.js';
 import { siteWriter } from './output/site-writer.js';
 import type { Stock } from './output/stock.js';
 import { stampRecorder, takeStamps } from './output/stamps.js';
@@ -309,7 +309,9 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
           reused: 0,
         });
       }
-      removeUnwritten(tmp, inventory, built.written);
+      // Asked for by the removal and by the manifest: the folders of every file written, made once.
+      const folders = foldersOf(built.written);
+      removeUnwritten(tmp, inventory, built.written, folders);
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
       const record = built.record;
@@ -337,7 +339,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
         for (const [file, stamp] of built.fileStamps ?? []) stamps.set(file, stamp);
         for (const p of plan) if (p.twin && stamps.has(p.file)) stamps.set(twinFileOf(p.file)!, stamps.get(p.file)!);
         const check = checked.key;
-        later(() => writeManifest(cacheDir, outDir, { code, check, options: outputOptions }, answer, built.written, stamps, built.reports));
+        later(() => writeManifest(cacheDir, outDir, { code, check, options: outputOptions }, answer, built.written, stamps, built.reports, folders));
         clock.lap('manifest');
       }
       return finish(answer);

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { pruneCacheFiles, writeCacheFile } from '../cache-files.js';
-import { addFoldersOf } from '../output/paths.js';
+import { foldersOf } from '../output/paths.js';
 import { statOfStamp, statStamp } from '../output/stamps.js';
 import type { BuildResult } from '../types.js';
 import type { RecordedFolder } from '../output/atomic.js';
@@ -112,6 +112,8 @@ export function writeManifest(
   written: ReadonlySet<string>,
   stamps: ReadonlyMap<string, string>,
   reports: readonly string[],
+  /** The folders of `written` (foldersOf), when the caller has them. */
+  folders: ReadonlySet<string> = foldersOf(written),
 ): void {
   try {
     const root = path.resolve(outDir);
@@ -119,20 +121,16 @@ export function writeManifest(
     if (folder === undefined) return;
     // A folder changed this close to its stat being taken could change again within the same tick of the file system's clock, its stat unmoved.
     const settledBefore = BigInt(Date.now() - SETTLE_MS) * 1_000_000n;
-    const dirs = new Set<string>(['']);
     const paths: string[] = [];
     const stats: string[] = [];
     const add = (p: string, stamp?: string): void => {
       paths.push(p);
       stats.push(stamp === undefined ? statStamp(lstatSync(fullPath(root, p), { bigint: true })) : statOfStamp(stamp));
     };
-    for (const file of written) {
-      add(file, stamps.get(file));
-      addFoldersOf(file, dirs);
-    }
+    for (const file of written) add(file, stamps.get(file));
     const files = paths.length;
     const unsettled: string[] = [];
-    for (const dir of dirs) {
+    for (const dir of ['', ...folders]) {
       const stat = lstatSync(fullPath(root, dir), { bigint: true });
       paths.push(dir);
       stats.push(statStamp(stat));

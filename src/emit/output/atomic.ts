@@ -33,6 +33,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, renameSync, rmSync, type BigIntStats } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { foldersOf } from './paths.js';
 import { statStamp } from './stamps.js';
 
 const tempPattern = (base: string) => new RegExp(`^\\.${escapeRegExp(base)}-(\\d+)-tmp$`);
@@ -235,11 +236,7 @@ export function takeInventory(root: string, part = 0, parts = 1, leaveOut?: (fil
  * Makes a recycled folder hold exactly what this build wrote: files it did
  * not write go, and folders that hold none of its files go whole.
  */
-export function removeUnwritten(tmp: string, inventory: Inventory, written: ReadonlySet<string>): number {
-  const kept = new Set<string>();
-  for (const file of written) {
-    for (let dir = path.posix.dirname(file); dir !== '.' && !kept.has(dir); dir = path.posix.dirname(dir)) kept.add(dir);
-  }
+export function removeUnwritten(tmp: string, inventory: Inventory, written: ReadonlySet<string>, kept: ReadonlySet<string> = foldersOf(written)): number {
   let removed = 0;
   // A name may have changed kind since the inventory (see clear-way.ts): a file now a folder of written files
   // is kept, and so is a folder now a written file.
@@ -251,8 +248,8 @@ export function removeUnwritten(tmp: string, inventory: Inventory, written: Read
     removed++;
   }
   // Shallowest first: removing a folder removes what is under it, which is then skipped.
-  for (const dir of [...inventory.dirs].sort()) {
-    if (kept.has(dir) || written.has(dir) || !existsSync(path.join(tmp, dir))) continue;
+  for (const dir of [...inventory.dirs].filter((d) => !kept.has(d) && !written.has(d)).sort()) {
+    if (!existsSync(path.join(tmp, dir))) continue;
     rmSync(path.join(tmp, dir), { recursive: true, force: true });
     removed++;
   }

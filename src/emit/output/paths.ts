@@ -102,6 +102,13 @@ export function addFoldersOf(file: string, into: Set<string>): void {
   }
 }
 
+/** The folders of `files` (relative paths), each listed once, in the order the files name them; not the root. */
+export function foldersOf(files: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const file of files) addFoldersOf(file, folders);
+  return folders;
+}
+
 /** Files the build writes itself at the top of the output folder that a twin could be named like. */
 const SITE_HTML_FILES = ['index.html', ...ERROR_PAGES];
 

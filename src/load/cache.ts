@@ -216,13 +216,21 @@ function parseHeader(head: Buffer, key: string, size: number): { start: number; 
   return { start, sha256, lengths, apart };
 }
 
-/** The parts an entry stored apart names (by sha256); none for any other file. */
+/** The parts an entry stored apart names (by sha256); none for any other file. Reads the header only: an entry stored whole may be hundreds of megabytes. */
 function apartParts(entry: string): string[] {
+  let fd: number | undefined;
   try {
-    const lines = readFileSync(entry).subarray(0, HEADER_MAX).toString('latin1').split('\n', 4);
+    fd = openSync(entry, 'r');
+    const head = Buffer.allocUnsafe(Math.min(HEADER_MAX, fstatSync(fd).size));
+    const lines = head
+      .subarray(0, readSync(fd, head, 0, head.length, 0))
+      .toString('latin1')
+      .split('\n', 4);
     return lines[0] === FORMAT_APART && lines.length === 4 ? lines[2].split(',') : [];
   } catch {
     return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -266,6 +266,9 @@ describe('entries stored apart (EntryWriteOptions.apart)', () => {
     const b = join(dir, 'check-b.bin');
     write(a, 'k', [Buffer.from('shared'), Buffer.from('a only')]);
     write(b, 'k', [Buffer.from('shared'), Buffer.from('b before')]);
+    // An entry stored whole beside them names no part file.
+    const whole = join(dir, 'check-c.bin');
+    writeEntry(whole, 'k', [Buffer.from('b after')]);
     const old = new Date(Date.now() - 5 * 60_000);
     for (const name of parts(dir)) utimesSync(join(dir, PARTS_FOLDER, name), old, old);
     writeFileSync(join(dir, PARTS_FOLDER, 'left-by-a-killed-writer.tmp'), 'x');
@@ -275,6 +278,7 @@ describe('entries stored apart (EntryWriteOptions.apart)', () => {
     expect(parts(dir)).toEqual([hash('shared'), hash('a only'), hash('b after')].sort());
     expect(readEntry(a, 'k')).toEqual([Buffer.from('shared'), Buffer.from('a only')]);
     expect(readEntry(b, 'k')).toEqual([Buffer.from('shared'), Buffer.from('b after')]);
+    expect(readEntry(whole, 'k')).toEqual([Buffer.from('b after')]);
   });
 });
 

@@ -457,28 +457,26 @@ export function writeEntryParts(
   make: (i: number) => Uint8Array | StoredPart,
   options: EntryWriteOptions = {},
 ): boolean {
-  const tmp = tempName(path);
+  const made = (i: number): StoredPart => {
+    const given = make(i);
+    return given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
+  };
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const lengths = new Array<number>(count).fill(0);
-    const sha256 = new Array<string>(count).fill('0'.repeat(64));
-    const made = (i: number): StoredPart => {
-      const given = make(i);
-      return given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
-    };
-    if (options.apart === true) {
-      mkdirSync(join(dirname(path), PARTS_FOLDER), { recursive: true });
-      for (let i = 0; i < count; i++) {
-        const part = made(i);
-        const file = partFile(path, part.sha256);
-        if (!existsSync(file)) writeFileOf(file, part);
-        sha256[i] = part.sha256;
-        lengths[i] = part.length;
-      }
-      writeFileOf(path, storedPart(header(key, sha256, lengths, true), ''));
-      prune(dirname(path));
-      return true;
-    }
+    (options.apart === true ? writeApart : writeWhole)(path, key, count, made);
+  } catch {
+    return false;
+  }
+  prune(dirname(path));
+  return true;
+}
+
+/** The entry as one file: its header, then its parts, written to a temp file renamed into place. */
+function writeWhole(path: string, key: string, count: number, made: (i: number) => StoredPart): void {
+  const lengths = new Array<number>(count).fill(0);
+  const sha256 = new Array<string>(count).fill('0'.repeat(64));
+  const tmp = tempName(path);
+  try {
     const fd = openSync(tmp, 'w');
     try {
       let at = header(key, sha256, lengths).length;
@@ -493,12 +491,25 @@ export function writeEntryParts(
       closeSync(fd);
     }
     renameSync(tmp, path);
-  } catch {
+  } catch (err) {
     unlinkIfThere(tmp);
-    return false;
+    throw err;
   }
-  prune(dirname(path));
-  return true;
+}
+
+/** The entry stored apart: each part's file written when none of its name is there, then the header. */
+function writeApart(path: string, key: string, count: number, made: (i: number) => StoredPart): void {
+  const lengths: number[] = [];
+  const sha256: string[] = [];
+  mkdirSync(join(dirname(path), PARTS_FOLDER), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const part = made(i);
+    const file = partFile(path, part.sha256);
+    if (!existsSync(file)) writeFileOf(file, part);
+    sha256.push(part.sha256);
+    lengths.push(part.length);
+  }
+  writeFileOf(path, storedPart(header(key, sha256, lengths, true), ''));
 }
 
 const tempName = (path: string): string => `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;

@@ -315,7 +315,7 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
       const aside = await swapIn(tmp, outDir);
       recorder?.keep();
       const record = built.record;
-      if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, registry, ...record }));
+      if (cacheDir !== undefined && record !== undefined) later(() => writeRecord(cacheDir, outDir, { global, registry, ...record }, previous));
       if (cacheDir !== undefined && !resident)
         later(() => keptStockTask(cacheDir, outDir)?.digest !== planned?.digest && keepStockTask(cacheDir, outDir, planned));
       if (aside !== null) await keepAsSpare(aside, outDir);

@@ -302,6 +302,23 @@ export interface EntryWriteOptions {
    * which a few change).
    */
   apart?: boolean;
+  /**
+   * Which files of the entry's folder are entries, and how many of them (the most recently written) the folder
+   * keeps: the others are deleted, and so are the part files none of the kept ones names. The check's entries
+   * (`check-…`, MAX_ENTRIES) unless told.
+   */
+  entries?: { match: (name: string) => boolean; keep: number };
+}
+
+/**
+ * A part an entry before stored, named by its hash and length: stored apart, it is taken as it is when its file is
+ * there, and made again (`make`) only when it is not. The caller vouches that `make` gives bytes of the same
+ * content; they are hashed afresh, so a part made again is named by its own bytes.
+ */
+export interface KnownPart {
+  sha256: string;
+  length: number;
+  make(): Uint8Array;
 }
 
 /** A part held in memory as a StoredPart, its hash given (as an entry checked it). */
@@ -454,25 +471,36 @@ export function writeEntryParts(
   path: string,
   key: string,
   count: number,
-  make: (i: number) => Uint8Array | StoredPart,
+  make: (i: number) => Uint8Array | StoredPart | KnownPart,
   options: EntryWriteOptions = {},
 ): boolean {
-  const made = (i: number): StoredPart => {
+  const apart = options.apart === true;
+  const made = (i: number): StoredPart | KnownPart => {
     const given = make(i);
     return given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
   };
   try {
     mkdirSync(dirname(path), { recursive: true });
-    (options.apart === true ? writeApart : writeWhole)(path, key, count, made);
+    (apart ? writeApart : writeWhole)(path, key, count, made);
   } catch {
     return false;
   }
-  prune(dirname(path));
+  prune(dirname(path), options.entries ?? CHECK_ENTRIES);
   return true;
 }
 
+/** A known part's bytes made again, as a part to write. */
+function madeAgain(part: StoredPart | KnownPart): StoredPart {
+  if (!('make' in part)) return part;
+  const bytes = part.make();
+  return storedPart(bytes, sha256Of(bytes));
+}
+
+/** The check's entries in their folder (EntryWriteOptions.entries). */
+const CHECK_ENTRIES = { match: (name: string) => name.startsWith('check-'), keep: MAX_ENTRIES };
+
 /** The entry as one file: its header, then its parts, written to a temp file renamed into place. */
-function writeWhole(path: string, key: string, count: number, made: (i: number) => StoredPart): void {
+function writeWhole(path: string, key: string, count: number, made: (i: number) => StoredPart | KnownPart): void {
   const lengths = new Array<number>(count).fill(0);
   const sha256 = new Array<string>(count).fill('0'.repeat(64));
   const tmp = tempName(path);
@@ -481,7 +509,7 @@ function writeWhole(path: string, key: string, count: number, made: (i: number) 
     try {
       let at = header(key, sha256, lengths).length;
       for (let i = 0; i < count; i++) {
-        const part = made(i);
+        const part = madeAgain(made(i));
         at += writeChunks(fd, part, at);
         sha256[i] = part.sha256;
         lengths[i] = part.length;
@@ -497,15 +525,23 @@ function writeWhole(path: string, key: string, count: number, made: (i: number) 
   }
 }
 
-/** The entry stored apart: each part's file written when none of its name is there, then the header. */
-function writeApart(path: string, key: string, count: number, made: (i: number) => StoredPart): void {
+/**
+ * The entry stored apart: each part's file written when none of its name is there, then the header. A known part
+ * whose file is there is not made at all.
+ */
+function writeApart(path: string, key: string, count: number, made: (i: number) => StoredPart | KnownPart): void {
   const lengths: number[] = [];
   const sha256: string[] = [];
   mkdirSync(join(dirname(path), PARTS_FOLDER), { recursive: true });
   for (let i = 0; i < count; i++) {
-    const part = made(i);
-    const file = partFile(path, part.sha256);
-    if (!existsSync(file)) writeFileOf(file, part);
+    const given = made(i);
+    let part: { sha256: string; length: number } = given;
+    if (!('make' in given) || !existsSync(partFile(path, given.sha256))) {
+      const stored = madeAgain(given);
+      const file = partFile(path, stored.sha256);
+      if (!existsSync(file)) writeFileOf(file, stored);
+      part = stored;
+    }
     sha256.push(part.sha256);
     lengths.push(part.length);
   }
@@ -542,19 +578,19 @@ function writeFileOf(file: string, part: StoredPart): void {
   }
 }
 
-/** Keeps the newest MAX_ENTRIES entries and the parts they name, and drops temp files a killed process left behind. */
-function prune(cacheDir: string): void {
+/** Keeps the newest entries (EntryWriteOptions.entries) and the parts they name, and drops temp files a killed process left behind. */
+function prune(cacheDir: string, which: NonNullable<EntryWriteOptions['entries']>): void {
   try {
     const now = Date.now();
     const entries = readdirSync(cacheDir)
-      .filter((n) => n.startsWith('check-'))
+      .filter(which.match)
       .map((name) => ({ name, mtimeMs: statSync(join(cacheDir, name)).mtimeMs }));
     const stale = entries.filter((e) => e.name.endsWith('.tmp') && now - e.mtimeMs > 10 * 60_000);
     const kept = entries.filter((e) => e.name.endsWith('.bin')).sort((a, b) => b.mtimeMs - a.mtimeMs);
-    for (const e of [...stale, ...kept.slice(MAX_ENTRIES)]) unlinkSync(join(cacheDir, e.name));
+    for (const e of [...stale, ...kept.slice(which.keep)]) unlinkSync(join(cacheDir, e.name));
     pruneParts(
       cacheDir,
-      kept.slice(0, MAX_ENTRIES).map((e) => join(cacheDir, e.name)),
+      kept.slice(0, which.keep).map((e) => join(cacheDir, e.name)),
       now,
     );
   } catch {

@@ -4,7 +4,7 @@
  * tables, and a record whose tables are a tenth or more unused is compacted.
  * Whatever the path, every entry names the same strings as the pages read.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -197,14 +197,58 @@ describe('the build record collector', () => {
     expect(read.entries).toHaveLength(20_000);
     expect(spelled(read)).toEqual(spelled(written));
     expect(read.entries.map((e) => [e.route, e.digest, e.facts, e.unsafe])).toEqual(written.entries.map((e) => [e.route, e.digest, e.facts, e.unsafe]));
-    expect({ ...read, entries: [] }).toEqual({ ...written, entries: [], folder: expect.any(String), format: expect.any(String) });
+    expect({ ...read, entries: [], stored: undefined }).toEqual({ ...written, entries: [], folder: expect.any(String), format: expect.any(String) });
 
-    const [name] = readdirSync(path.join(cache, 'records'));
+    const [name] = readdirSync(path.join(cache, 'records')).filter((n) => n.endsWith('.bin'));
     const file = path.join(cache, 'records', name);
     const bytes = readFileSync(file);
     bytes[bytes.length - 100] ^= 1;
     writeFileSync(file, bytes);
     expect(readOutputRecord(cache, out)).toBeUndefined();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('written again from the record it was read from, only the parts whose values changed are made; it reads back as written', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'site-record-'));
+    const cache = path.join(work, 'cache');
+    const out = path.join(work, 'dist');
+    mkdirSync(out);
+    const n = 20_000;
+    writeRecord(cache, out, { ...firstRecord(n), global: 'g' });
+    const previous = readOutputRecord(cache, out)!;
+    const partsDir = path.join(cache, 'records', 'entry-parts');
+    const stats = () => new Map(readdirSync(partsDir).map((f) => [f, statSync(path.join(partsDir, f), { bigint: true }).mtimeNs]));
+    const before = stats();
+    // Page 3 rendered again (its entry and one name's digest change), the others taken over with their stamps.
+    const collector = new RecordCollector(plan(n), keyOf, previous);
+    for (let i = 0; i < n; i++) if (i !== 3) collector.keep(i, previous.entries[i], previous.entries[i].stamp);
+    collector.addFacts([facts(3)], [[3, 'stamp-3b']]);
+    collector.addBatch({
+      names: ['shared', 'own-3'],
+      groups: [['/', '/contact-us']],
+      pages: [{ index: 3, reads: [0, 1], internal: ['/p4'], group: 0, unsafe: [], digest: 'd3b' }],
+    });
+    const digests = previous.names.map((name) => (name === 'own-3' ? 'changed' : `hash of ${name}`));
+    const record = { ...collector.finish('g', []), digests, global: 'g' };
+    writeRecord(cache, out, record, previous);
+    const after = stats();
+    const read = readOutputRecord(cache, out)!;
+    expect(spelled(read)).toEqual(spelled(record));
+    expect(read.digests).toEqual(digests);
+    expect(read.entries.map((e) => e.digest)).toEqual(record.entries.map((e) => e.digest));
+    // The head, one part of entries and one of digests are new; every other part is the same file as before.
+    const made = [...after.keys()].filter((f) => !before.has(f));
+    expect(made).toHaveLength(3);
+    const kept = Object.values(read.stored!)
+      .flat()
+      .filter((p) => before.has(`${p.sha256}.part`));
+    expect(kept.length).toBe(Object.values(read.stored!).flat().length - 2);
+    for (const p of kept) expect(after.get(`${p.sha256}.part`)).toBe(before.get(`${p.sha256}.part`));
+
+    // A part file gone (pruned, or another machine's cache) is made again from the values.
+    rmSync(path.join(partsDir, `${read.stored!.entries[1].sha256}.part`));
+    writeRecord(cache, out, record, read);
+    expect(spelled(readOutputRecord(cache, out)!)).toEqual(spelled(record));
     rmSync(work, { recursive: true, force: true });
   });
 });

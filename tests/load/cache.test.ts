@@ -280,6 +280,49 @@ describe('entries stored apart (EntryWriteOptions.apart)', () => {
     expect(readEntry(b, 'k')).toEqual([Buffer.from('shared'), Buffer.from('b after')]);
     expect(readEntry(whole, 'k')).toEqual([Buffer.from('b after')]);
   });
+
+  it('take a known part as its file when it is there, not making it; make it again when it is not, or when stored whole', () => {
+    const dir = tempDir();
+    const path = join(dir, 'check-a.bin');
+    write(path, 'k', value);
+    const entry = openEntry(path, 'k')!;
+    const known = (i: number, bytes: Buffer) => ({ sha256: entry.stored(i).sha256, length: entry.stored(i).length, make: () => (asked.push(i), bytes) });
+    const asked: number[] = [];
+    const file = join(dir, PARTS_FOLDER, `${entry.stored(0).sha256}.part`);
+    const mtime = statSync(file, { bigint: true }).mtimeNs;
+    expect(writeEntryParts(path, 'k', 3, (i) => (i === 1 ? Buffer.from('new') : known(i, value[i])), APART)).toBe(true);
+    expect(asked).toEqual([]);
+    expect(statSync(file, { bigint: true }).mtimeNs).toBe(mtime);
+    expect(readEntry(path, 'k')).toEqual([value[0], Buffer.from('new'), value[2]]);
+    // Its file gone, a known part is made again and named by the bytes made.
+    rmSync(file);
+    expect(writeEntryParts(path, 'k', 3, (i) => known(i, i === 0 ? Buffer.from('made again') : value[i]), APART)).toBe(true);
+    expect(asked).toEqual([0]);
+    expect(readEntry(path, 'k')).toEqual([Buffer.from('made again'), value[1], value[2]]);
+    // An entry stored whole holds its parts' bytes: each known part is made.
+    const whole = join(dir, 'check-b.bin');
+    asked.length = 0;
+    expect(writeEntryParts(whole, 'k', 3, (i) => known(i, value[i]))).toBe(true);
+    expect(asked).toEqual([0, 1, 2]);
+    expect(readEntry(whole, 'k')).toEqual(value);
+    entry.close();
+  });
+
+  it("keep the entries and parts of another folder's kind of entry when told which files are its entries", () => {
+    const dir = tempDir();
+    const records = { match: (name: string) => name.endsWith('.bin') && !name.startsWith('check-'), keep: 2 };
+    const writeRecord = (name: string, text: string) => writeEntryParts(join(dir, name), 'k', 1, () => Buffer.from(text), { apart: true, entries: records });
+    writeRecord('one.bin', 'one');
+    writeRecord('two.bin', 'two');
+    const old = new Date(Date.now() - 5 * 60_000);
+    for (const name of [...parts(dir), 'one.bin']) utimesSync(join(dir, name.endsWith('.part') ? PARTS_FOLDER : '', name), old, old);
+    // A third entry: the oldest goes, and the part only it named; the check's default would have kept none of them.
+    writeRecord('three.bin', 'three');
+    expect(readdirSync(dir).sort()).toEqual([PARTS_FOLDER, 'three.bin', 'two.bin']);
+    const hash = (s: string) => `${createHash('sha256').update(s).digest('hex')}.part`;
+    expect(parts(dir)).toEqual([hash('three'), hash('two')].sort());
+    expect(readEntry(join(dir, 'two.bin'), 'k')).toEqual([Buffer.from('two')]);
+  });
 });
 
 describe('codeFingerprint', () => {

@@ -14,8 +14,7 @@
 import { createHash, hash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pruneCacheFiles } from '../cache-files.js';
-import { readEntry, writeEntryParts } from '../../load/cache.js';
+import { openEntry, writeEntryParts, type KnownPart } from '../../load/cache.js';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { PageFacts, PageRecords } from '../threads/protocol.js';
@@ -23,7 +22,7 @@ import type { PlannedRoute } from '../types.js';
 import { folderIdentity } from '../../load/file-stat.js';
 import { extended } from '../../core/objects.js';
 
-const FORMAT = 'site-build-record/5';
+const FORMAT = 'site-build-record/6';
 /** Records kept: the outputs of a few projects, branches and test folders. */
 const KEEP = 16;
 
@@ -68,7 +67,23 @@ export interface BuildRecord {
   /** Each group's targets, as positions in `targets`. */
   groups: number[][];
   entries: RecordedEntry[];
+  /** How a record read back was stored: each section's parts, in order (readOutputRecord); a record made now has none. */
+  stored?: StoredSections;
 }
+
+/**
+ * The record's lists, each stored a run at a time after the file's head (RecordHead): a run that is what the record
+ * before stored in the same place is taken as its part file, not made again (writeRecord).
+ */
+type Section = 'names' | 'digests' | 'targets' | 'entries';
+const SECTIONS: readonly Section[] = ['names', 'digests', 'targets', 'entries'];
+
+/** A part of a record's file as stored: its sha256 and length (a KnownPart, when written again unchanged). */
+type PartRef = { sha256: string; length: number };
+type StoredSections = Readonly<Record<Section, readonly PartRef[]>>;
+
+/** What the first part of a record's file holds: all but its lists, and their lengths. */
+type RecordHead = Omit<BuildRecord, Section | 'stored'> & { counts: Record<Section, number> };
 
 /**
  * A run of a record's entries as kept on disk: by column, their positions
@@ -213,36 +228,84 @@ export function readRecord(cacheDir: string, outDir: string, global: string): Bu
  * describe the folder either way (incremental/spare.ts); whether its pages can be taken over is readRecord's question.
  */
 export function readOutputRecord(cacheDir: string, outDir: string): BuildRecord | undefined {
-  const parts = readEntry(recordFile(cacheDir, outDir), FORMAT);
-  if (parts === undefined || parts.length === 0) return undefined;
+  const entry = openEntry(recordFile(cacheDir, outDir), FORMAT);
+  if (entry === undefined) return undefined;
   try {
-    const tables = deserialize(parts[0]) as Omit<BuildRecord, 'entries'>;
-    if (tables?.format !== FORMAT || tables.folder !== folderIdentity(outDir)) return undefined;
-    const entries: RecordedEntry[] = [];
-    for (let i = 1; i < parts.length; i++) for (const entry of unpackEntries(deserialize(parts[i]) as PackedEntries)) entries.push(entry);
-    return { ...tables, entries };
+    const { counts, ...head } = deserialize(entry.part(0)) as RecordHead;
+    if (head.format !== FORMAT || head.folder !== folderIdentity(outDir)) return undefined;
+    let next = 1;
+    const stored: Record<Section, PartRef[]> = { names: [], digests: [], targets: [], entries: [] };
+    const read = <T>(section: Section, values: (part: Buffer) => readonly T[]): T[] => {
+      const list: T[] = [];
+      for (let at = 0; at < counts[section]; at += PER_PART[section]) {
+        const { sha256, length } = entry.stored(next);
+        stored[section].push({ sha256, length });
+        for (const value of values(entry.part(next++))) list.push(value);
+      }
+      if (list.length !== counts[section]) throw new Error(`the record's ${section} are not as many as its head says`);
+      return list;
+    };
+    const names = read('names', (part) => deserialize(part) as string[]);
+    const digests = read('digests', (part) => deserialize(part) as string[]);
+    const targets = read('targets', (part) => deserialize(part) as string[]);
+    const entries = read('entries', (part) => unpackEntries(deserialize(part) as PackedEntries));
+    if (next !== entry.count) return undefined;
+    return { ...head, names, digests, targets, entries, stored };
   } catch {
     return undefined;
+  } finally {
+    entry.close();
   }
 }
 
 /**
  * Entries per part of a record's file: written a part at a time, a record never needs a buffer of its whole size,
  * which at 100,000 routes (89 MB) was the build's peak (docs/PERFORMANCE.md, "The record written a part at a time").
+ * Names, their digests and targets, VALUES_PER_PART a part: after one edit most parts are the last record's
+ * (docs/PERFORMANCE.md, "The record's unchanged parts kept").
  */
 const ENTRIES_PER_PART = 8192;
+const VALUES_PER_PART = 32_768;
+const PER_PART: Record<Section, number> = { names: VALUES_PER_PART, digests: VALUES_PER_PART, targets: VALUES_PER_PART, entries: ENTRIES_PER_PART };
 
-/** Keeps `record` for `outDir` (now the build's output); never fails the build: without it the next build renders every page. */
-export function writeRecord(cacheDir: string, outDir: string, record: Omit<BuildRecord, 'folder' | 'format'>): void {
+/** The record files of a cache's records folder (EntryWriteOptions.entries): one per output folder, KEEP of them. */
+const RECORD_FILES = { match: (name: string) => /^[0-9a-f]{20}\.bin/.test(name), keep: KEEP };
+
+/**
+ * Keeps `record` for `outDir` (now the build's output); never fails the build: without it the next build renders
+ * every page. Stored apart (load/cache.ts), each run whose values are those `previous` (the record the build
+ * started from) stored in the same place is taken as that part's file, not made again: the same strings, and the
+ * same entries (RecordCollector keeps an entry taken over unchanged as the very object), make the same part.
+ */
+export function writeRecord(cacheDir: string, outDir: string, record: Omit<BuildRecord, 'folder' | 'format'>, previous?: BuildRecord): void {
   const folder = folderIdentity(outDir);
   if (folder === undefined) return;
-  const file = recordFile(cacheDir, outDir);
-  const { entries, ...tables } = record;
-  const count = 1 + Math.ceil(entries.length / ENTRIES_PER_PART);
-  const made = writeEntryParts(file, FORMAT, count, (i) =>
-    serialize(i === 0 ? { format: FORMAT, folder, ...tables } : packEntries(entries.slice((i - 1) * ENTRIES_PER_PART, i * ENTRIES_PER_PART))),
-  );
-  if (made) pruneCacheFiles(path.dirname(file), KEEP, (n) => n.endsWith('.bin'));
+  const { names, digests, targets, entries, stored: _stored, ...rest } = record;
+  const lists: Record<Section, readonly unknown[]> = { names, digests, targets, entries };
+  const counts = { names: names.length, digests: digests.length, targets: targets.length, entries: entries.length };
+  const head: RecordHead = { format: FORMAT, folder, ...rest, counts };
+  const parts: Array<() => Uint8Array | KnownPart> = [() => serialize(head)];
+  for (const section of SECTIONS) {
+    const list = lists[section];
+    for (let at = 0, k = 0; at < list.length; at += PER_PART[section], k++) {
+      const end = Math.min(at + PER_PART[section], list.length);
+      const make = () => serialize(section === 'entries' ? packEntries(entries.slice(at, end)) : list.slice(at, end));
+      parts.push(() => {
+        const known = previous === undefined ? undefined : unchangedPart(previous, section, k, list, at, end);
+        return known === undefined ? make() : { ...known, make };
+      });
+    }
+  }
+  writeEntryParts(recordFile(cacheDir, outDir), FORMAT, parts.length, (i) => parts[i](), { apart: true, entries: RECORD_FILES });
+}
+
+/** The part `previous` stored as run `k` of `section`, when it holds exactly the values `list` has from `at` to `end`. */
+function unchangedPart(previous: BuildRecord, section: Section, k: number, list: readonly unknown[], at: number, end: number): PartRef | undefined {
+  const part = previous.stored?.[section][k];
+  const before: readonly unknown[] = previous[section];
+  if (part === undefined || Math.min(at + PER_PART[section], before.length) !== end) return undefined;
+  for (let i = at; i < end; i++) if (list[i] !== before[i]) return undefined;
+  return part;
 }
 
 /** A table of strings by position, each listed once; a seeded table starts as the seed, positions and all. */
@@ -382,7 +445,8 @@ export class RecordCollector {
   /** A page taken over as it was: its entry of the last record (the one this collector started from), with its file's new stamp. */
   keep(index: number, entry: RecordedEntry, stamp: string): void {
     if (this.previous === undefined) throw new Error('a page can be taken over only from the record the collector started from');
-    this.entries[index] = extended(entry, { stamp });
+    // Unchanged, the very object: writeRecord keeps a run of such entries as the part it was stored in.
+    this.entries[index] = stamp === entry.stamp ? entry : extended(entry, { stamp });
   }
 
   /** Whether every page of the plan has its entry (a page rendered without a record cannot be taken over later). */

@@ -47,7 +47,7 @@ import {
 import { takeOverPages, type TakenOver } from './incremental/reuse.js';
 import { selectPages, type Selection } from './incremental/select.js';
 import { keepStockTask, keptStockTask, stockTaskDigest, type PlannedStock } from './incremental/stock-task.js';
-import { manifestFileOf, optionsKey, verifyInThread, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
+import { manifestFileOf, optionsKey, startVerifying, writeManifest, type Answer, type Verifying } from './incremental/up-to-date.js';
 import { mergeTally } from './links/scan.js';
 import { createRenderer, type Renderer } from './threads/worker.js';
 import { writeReports } from './reports.js';
@@ -110,8 +110,8 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
     dataDir: options.dataDir,
     reportsDir: options.reportsDir,
   });
-  // Whether the output is still exactly what the last build left (incremental/up-to-date.ts), compared beside the check.
-  const verifying: Verifying | undefined = cacheDir === undefined || options.saved === true ? undefined : verifyInThread(cacheDir, outDir, code);
+  // Whether the output is still exactly what the last build left (incremental/up-to-date.ts): a large one's compared beside the check.
+  const verifying: Verifying | undefined = cacheDir === undefined || options.saved === true ? undefined : startVerifying(cacheDir, outDir, code);
   // Threads asked for: the workers start now, so that importing React and the templates overlaps the check.
   let pool: RenderPool | undefined = options.concurrency === undefined ? undefined : createRenderPool(config, options.concurrency);
   let preparing: ReturnType<typeof prepareTempDir> | undefined;
@@ -139,8 +139,8 @@ export async function buildSite(options: BuildOptions, memory?: BuildMemory): Pr
 
     // nothing changed: the same data, code and options, and an output as the last build left it
     if (verifying !== undefined) {
-      const unchanged = checked.key === undefined ? (verifying.stop(), null) : await verifying.result;
-      if (unchanged !== null && unchanged.check === checked.key && unchanged.options === outputOptions) {
+      const unchanged = checked.key === undefined ? (verifying.stop(), null) : await verifying.answer(checked.key);
+      if (unchanged !== null && unchanged.options === outputOptions) {
         clock.lap('verify');
         const routePages = unchanged.answer.rendered + unchanged.answer.reused;
         return finish({ ...unchanged.answer, rendered: 0, reused: routePages, unchanged: { pages: routePages, byStamp: routePages } });

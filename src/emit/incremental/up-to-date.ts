@@ -10,9 +10,11 @@
  * moves when an entry is added, removed or renamed in it, and a file's change
  * time with every write (output/stamps.ts), so a page edited, deleted or
  * dropped into the output by hand fails the comparison and the build runs as
- * usual. The stats are compared in a thread of their own while the main
- * thread checks the data: on 100,000 routes they are about 320,000 lstat
- * calls, the check's own time (docs/PERFORMANCE.md, "Nothing changed").
+ * usual. A large output's stats are compared in a thread of their own while
+ * the main thread checks the data: on 100,000 routes they are about 320,000
+ * lstat calls, the check's own time (docs/PERFORMANCE.md, "Nothing
+ * changed"); a small one's, once the check's key is the manifest's
+ * (VERIFY_BESIDE_BYTES).
  *
  * Kept beside the build record, one file per folder (by its device and
  * inode, which the build's renames keep): the manifest of the folder that is
@@ -21,7 +23,7 @@
  * stat has not moved since). A failed build leaves the output as it was and
  * the manifest true of it.
  */
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -216,16 +218,44 @@ function compareStats(outDir: string, manifest: OutputManifest): Unchanged | nul
   return { check: manifest.check, options: manifest.options, answer: manifest.answer };
 }
 
-/** A comparison under way in its own thread (verifyOutput); `stop` ends it when its answer is no longer needed. */
+/** A comparison of the output's stats with its manifest (verifyOutput), started with the build. */
 export interface Verifying {
-  result: Promise<Unchanged | null>;
+  /** The comparison's answer for the data's key: null unless the manifest was made from that data and every path still has its stat. */
+  answer(key: string): Promise<Unchanged | null>;
   /**
    * The data's content key, as soon as the check knows it: when the manifest
    * was made from other data its stats need no comparing (the build runs
-   * whatever they say), and the thread stops, leaving the cores to the check.
+   * whatever they say), and a thread comparing them stops, leaving the cores to the check.
    */
   dataKey(key: string | undefined): void;
   stop(): void;
+}
+
+/**
+ * Manifest bytes from which the stats are compared in a thread beside the check (about 10,000 paths). Below, they
+ * are compared on the build's thread once the check's key is the manifest's: the shipped catalogue's 3,000 paths in
+ * 12–35 ms, where the thread took some 60 ms to start and an edit's build compared them for nothing
+ * (docs/PERFORMANCE.md, "The record's unchanged parts kept; a small output compared when asked").
+ */
+export const VERIFY_BESIDE_BYTES = 1024 * 1024;
+
+/** The output's comparison with its manifest: in a thread of its own when the manifest is `besideBytes` or more, else when its answer is asked for. */
+export function startVerifying(cacheDir: string, outDir: string, code: CodeParts, besideBytes = VERIFY_BESIDE_BYTES): Verifying {
+  const file = manifestFileOf(cacheDir, outDir);
+  const size = file === undefined ? undefined : statSync(file, { throwIfNoEntry: false })?.size;
+  return size !== undefined && size >= besideBytes ? verifyInThread(cacheDir, outDir, code) : verifyWhenAsked(cacheDir, outDir, code);
+}
+
+/** verifyOutput once its answer is asked for, and only when the manifest was made from the data asked about. */
+function verifyWhenAsked(cacheDir: string, outDir: string, code: CodeParts): Verifying {
+  return {
+    answer: async (key) => {
+      const manifest = readManifest(cacheDir, outDir, code);
+      return manifest === null || manifest.check !== key ? null : compareStats(outDir, manifest);
+    },
+    dataKey: () => undefined,
+    stop: () => undefined,
+  };
 }
 
 /** What the thread posts: the manifest's data key once it is read (null: no usable manifest), then its answer. */
@@ -237,17 +267,7 @@ type VerifierMessage = { kind: 'check'; check: string | null } | { kind: 'answer
  * compares in-process when its answer is asked for.
  */
 export function verifyInThread(cacheDir: string, outDir: string, code: CodeParts): Verifying {
-  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) {
-    let stopped = false;
-    return {
-      result: Promise.resolve().then(() => (stopped ? null : verifyOutput(cacheDir, outDir, code))),
-      // Compared before the check has a key: the build compares the keys itself.
-      dataKey: () => undefined,
-      stop: () => {
-        stopped = true;
-      },
-    };
-  }
+  if (!SELF.pathname.endsWith('.js') || !existsSync(fileURLToPath(SELF))) return verifyWhenAsked(cacheDir, outDir, code);
   const worker = new Worker(SELF, { workerData: { outputVerifier: { cacheDir, outDir, code } } });
   let manifestKey: string | null | undefined;
   let data: { key: string | undefined } | undefined;
@@ -269,7 +289,7 @@ export function verifyInThread(cacheDir: string, outDir: string, code: CodeParts
   worker.once('error', () => settle(null));
   worker.once('exit', () => settle(null));
   return {
-    result,
+    answer: (key) => result.then((unchanged) => (unchanged?.check === key ? unchanged : null)),
     dataKey: (key) => {
       data = { key };
       stopOnMismatch();

@@ -91,32 +91,10 @@ describe('a build with nothing changed', () => {
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
 
-  it("stops comparing the output once the check's data key is not the manifest's", async () => {
-    // The thread itself runs only from compiled code (from the TypeScript sources it compares in-process).
+  /** A one-page output with its manifest (data key `data-1`), and the compiled module that made it: its threads run only from compiled code. */
+  async function manifested() {
     const compiled = path.resolve('build/src/emit/incremental/up-to-date.js');
-    const { verifyInThread, writeManifest } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/incremental/up-to-date.js');
-    const work = workDir();
-    const cache = path.join(work, 'cache');
-    const out = path.join(work, 'dist');
-    mkdirSync(path.join(out, 'a'), { recursive: true });
-    writeFileSync(path.join(out, 'a/index.html'), '<!doctype html><title>a</title>');
-    const code = { renderModule: 'test:render', assets: {}, htmlTwins: true };
-    const answer = { ok: true, diagnostics: [], pages: 1 } as unknown as Parameters<typeof writeManifest>[3];
-    writeManifest(cache, out, { code, check: 'data-1', options: 'options' }, answer, new Set(['a/index.html']), new Map(), []);
-
-    const same = verifyInThread(cache, out, code);
-    same.dataKey('data-1');
-    expect(await same.answer('data-1')).toMatchObject({ check: 'data-1', options: 'options' });
-    // Every stat still matches, so only the key can have stopped this one.
-    const other = verifyInThread(cache, out, code);
-    other.dataKey('data-2');
-    expect(await other.answer('data-2')).toBeNull();
-    rmSync(work, { recursive: true, force: true });
-  });
-
-  it('compares a small output when asked, a large one in a thread from the start, with the same answers', async () => {
-    const compiled = path.resolve('build/src/emit/incremental/up-to-date.js');
-    const { startVerifying, writeManifest } = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/incremental/up-to-date.js');
+    const verify = (await import(pathToFileURL(compiled).href)) as typeof import('../../src/emit/incremental/up-to-date.js');
     const work = workDir();
     const cache = path.join(work, 'cache');
     const out = path.join(work, 'dist');
@@ -124,22 +102,37 @@ describe('a build with nothing changed', () => {
     const page = path.join(out, 'a/index.html');
     writeFileSync(page, '<!doctype html><title>a</title>');
     const code = { renderModule: 'test:render', assets: {}, htmlTwins: true };
-    const answer = { ok: true, diagnostics: [], pages: 1 } as unknown as Parameters<typeof writeManifest>[3];
-    writeManifest(cache, out, { code, check: 'data-1', options: 'options' }, answer, new Set(['a/index.html']), new Map(), []);
+    const answer = { ok: true, diagnostics: [], pages: 1 } as unknown as Parameters<typeof verify.writeManifest>[3];
+    verify.writeManifest(cache, out, { code, check: 'data-1', options: 'options' }, answer, new Set(['a/index.html']), new Map(), []);
+    return { verify, work, cache, out, page, code };
+  }
+
+  it("stops comparing the output once the check's data key is not the manifest's", async () => {
+    const { verify, work, cache, out, code } = await manifested();
+    const same = verify.verifyInThread(cache, out, code);
+    same.dataKey('data-1');
+    expect(await same.answer('data-1')).toMatchObject({ check: 'data-1', options: 'options' });
+    // Every stat still matches, so only the key can have stopped this one.
+    const other = verify.verifyInThread(cache, out, code);
+    other.dataKey('data-2');
+    expect(await other.answer('data-2')).toBeNull();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('compares a small output when asked, a large one in a thread from the start, with the same answers', async () => {
+    const { verify, work, cache, out, page, code } = await manifested();
     // The manifest is a few hundred bytes: under the default the stats are compared on asking, from 0 bytes in a thread.
     for (const besideBytes of [undefined, 0]) {
-      const ask = async (key: string, edit?: () => void) => {
-        const verifying = startVerifying(cache, out, code, besideBytes);
+      const ask = (key: string) => {
+        const verifying = verify.startVerifying(cache, out, code, besideBytes);
         verifying.dataKey(key);
-        edit?.();
         return verifying.answer(key);
       };
       expect(await ask('data-1'), `besideBytes ${besideBytes}`).toMatchObject({ check: 'data-1', options: 'options' });
       expect(await ask('data-2'), `besideBytes ${besideBytes}`).toBeNull();
     }
     // Asked after the page changed, the comparison on asking sees it.
-    expect(await startVerifying(cache, out, code).answer('data-1')).not.toBeNull();
-    const verifying = startVerifying(cache, out, code);
+    const verifying = verify.startVerifying(cache, out, code);
     appendFileSync(page, '<!-- edited -->');
     expect(await verifying.answer('data-1')).toBeNull();
     rmSync(work, { recursive: true, force: true });

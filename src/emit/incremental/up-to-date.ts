@@ -202,10 +202,10 @@ export function recordedFolder(file: string): RecordedFolder | null {
   return { files: paths.slice(0, files), dirs, stats: dirs.map((dir, i) => (unsettled.has(dir) ? '' : stats[files + i])) };
 }
 
-/** The manifest of `outDir` when it was made by this code and every path it names still has its stat; else null. */
-export function verifyOutput(cacheDir: string, outDir: string, code: CodeParts): Unchanged | null {
+/** The manifest of `outDir` when it was made by this code from the data of `key` and every path it names still has its stat; else null. */
+function verifyOutput(cacheDir: string, outDir: string, code: CodeParts, key: string): Unchanged | null {
   const manifest = readManifest(cacheDir, outDir, code);
-  return manifest === null ? null : compareStats(outDir, manifest);
+  return manifest === null || manifest.check !== key ? null : compareStats(outDir, manifest);
 }
 
 function compareStats(outDir: string, manifest: OutputManifest): Unchanged | null {
@@ -246,13 +246,10 @@ export function startVerifying(cacheDir: string, outDir: string, code: CodeParts
   return size !== undefined && size >= besideBytes ? verifyInThread(cacheDir, outDir, code) : verifyWhenAsked(cacheDir, outDir, code);
 }
 
-/** verifyOutput once its answer is asked for, and only when the manifest was made from the data asked about. */
+/** verifyOutput once its answer is asked for. */
 function verifyWhenAsked(cacheDir: string, outDir: string, code: CodeParts): Verifying {
   return {
-    answer: async (key) => {
-      const manifest = readManifest(cacheDir, outDir, code);
-      return manifest === null || manifest.check !== key ? null : compareStats(outDir, manifest);
-    },
+    answer: async (key) => verifyOutput(cacheDir, outDir, code, key),
     dataKey: () => undefined,
     stop: () => undefined,
   };

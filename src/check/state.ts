@@ -76,8 +76,14 @@ export interface Parts {
 /** The part that holds the routes and sizes. */
 const ROUTES_PART = 2;
 
-/** Files per part of the results: encoded and written a part at a time, they never need a buffer the size of the catalogue (the shipped one has two parts). */
-const FILES_PER_PART = 1024;
+/**
+ * Files per part of the results, for a catalogue of `files`: encoded and written a part at a time, they never need a
+ * buffer the size of the catalogue, and an edit encodes and writes its file's part again. A catalogue of up to
+ * 8,192 files (the shipped one has 1,500) has parts of 256, a few hundred kilobytes each; a larger one parts of
+ * 1,024, so that the entry's part files, each kept open while the entry is read, stay about a hundred at 100,000
+ * files (docs/PERFORMANCE.md, "The check's results in smaller parts").
+ */
+const filesPerPart = (files: number): number => (files <= 8192 ? 256 : 1024);
 
 /**
  * The entry a run leaves. With `stored` (the state the run started from), a
@@ -88,8 +94,9 @@ const FILES_PER_PART = 1024;
 export function packState({ key, snapshot, context, files, report }: RunOutcome, stored?: StoredState, sameRoutes = false): Parts {
   const { diagnostics, routes, sizes } = report;
   const heads = [() => fileTable(key, context, snapshot), () => diagnostics, () => ({ routes, sizes })];
+  const per = filesPerPart(files.length);
   return {
-    count: heads.length + Math.ceil(files.length / FILES_PER_PART),
+    count: heads.length + Math.ceil(files.length / per),
     make(i) {
       // As large as the route registry: 49 MB and a quarter of a second to encode at 100,000 routes.
       if (i === ROUTES_PART && sameRoutes) {
@@ -97,12 +104,13 @@ export function packState({ key, snapshot, context, files, report }: RunOutcome,
         if (bytes !== undefined) return bytes;
       }
       if (i < heads.length) return serialize(heads[i]());
-      const from = (i - heads.length) * FILES_PER_PART;
-      const slice = files.slice(from, from + FILES_PER_PART);
+      const from = (i - heads.length) * per;
+      const slice = files.slice(from, from + per);
       const same = stored?.resultPart(
         i - heads.length,
         slice.map((r, k) => ({ rel: snapshot.files[from + k].rel, digest: snapshot.files[from + k].digest, reused: r.unread !== true })),
         context,
+        per,
       );
       if (same !== undefined) return same;
       return serialize({
@@ -184,11 +192,12 @@ export interface StoredState {
   /** The stored per-file results, to be reused for files whose bytes did not change. */
   previous(): PreviousFiles | undefined;
   /**
-   * The stored bytes of results part `part`, when its files are `files` (the
-   * same paths at the same places, each with the stored sha1 and its stored
-   * result reused) and the results were validated in `context`; else undefined.
+   * The stored bytes of results part `part` of `per` files, when its files are
+   * `files` (the same paths at the same places, each with the stored sha1 and
+   * its stored result reused), the stored parts hold `per` files each, and the
+   * results were validated in `context`; else undefined.
    */
-  resultPart(part: number, files: ReadonlyArray<{ rel: string; digest?: string; reused: boolean }>, context: string): StoredPart | undefined;
+  resultPart(part: number, files: ReadonlyArray<{ rel: string; digest?: string; reused: boolean }>, context: string, per: number): StoredPart | undefined;
   /** The stored bytes of the report's routes and sizes, while the entry is open. */
   routesPart(): StoredPart | undefined;
   /** Closes the entry: nothing not yet decoded can be decoded after this. */
@@ -331,12 +340,13 @@ export function unpackState(entry: EntryReader, kept?: HeldOutcome): StoredState
       });
       return report;
     },
-    resultPart(part, files, context) {
+    resultPart(part, files, context, per) {
       // Whether file i's stored result is reusable: known from the held outcome when it stands for the entry's results.
       const r = decoded;
       const kept = same ? (i: number) => same.files[i].unread !== true : r ? (i: number) => r.kept[i] === 1 : undefined;
-      const from = part * FILES_PER_PART;
-      if (!held || !kept || context !== table.context || Math.min(FILES_PER_PART, rels.length - from) !== files.length) return undefined;
+      const from = part * per;
+      if (!held || !kept || context !== table.context || per !== filesPerPart(rels.length) || Math.min(per, rels.length - from) !== files.length)
+        return undefined;
       for (let k = 0; k < files.length; k++) {
         const i = from + k;
         const f = files[k];

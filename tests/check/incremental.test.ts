@@ -300,6 +300,25 @@ describe('the incremental check', () => {
     expect((await checkDataDir(data, { cacheDir, lean: true })).read).toBe(1);
   }, 30_000);
 
+  it("stores the results a few hundred files to a part, and after one file's edit writes its part again, not the others", async () => {
+    const data = copyOfData();
+    const cacheDir = tempDir('site-incremental-cache-');
+    const first = await checkDataDir(data, { cacheDir, lean: true });
+    const partFiles = () => new Map(readdirSync(join(cacheDir, PARTS_FOLDER)).map((n) => [n, statSync(join(cacheDir, PARTS_FOLDER, n)).size]));
+    const before = partFiles();
+    // The file table, the diagnostics, the routes, then the results: the data's JSON files 256 to a part.
+    expect(before.size).toBe(3 + Math.ceil(first.read / 256));
+    const file = join(data, 'articles', readdirSync(join(data, 'articles'))[0]);
+    writeJson(file, { ...readJson(file), headline: 'Edited once' });
+    await checkDataDir(data, { cacheDir, lean: true });
+    const added = [...partFiles()].filter(([name]) => !before.has(name));
+    // The file table (every file's stat) and the edited file's part; the routes' and diagnostics' parts are the same
+    // bytes. Written again, the one part is a small share of the results.
+    expect(added.length).toBeLessThanOrEqual(3);
+    const bytes = (sizes: Iterable<number>) => [...sizes].reduce((a, b) => a + b, 0);
+    expect(bytes(added.map(([, size]) => size))).toBeLessThan(bytes(before.values()) / 4);
+  }, 30_000);
+
   it('notices bytes changed under an old modification time: the change time moves', async () => {
     const data = copyOfData();
     const cacheDir = tempDir('site-incremental-cache-');

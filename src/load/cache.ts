@@ -474,14 +474,9 @@ export function writeEntryParts(
   make: (i: number) => Uint8Array | StoredPart | KnownPart,
   options: EntryWriteOptions = {},
 ): boolean {
-  const apart = options.apart === true;
-  const made = (i: number): StoredPart | KnownPart => {
-    const given = make(i);
-    return given instanceof Uint8Array ? storedPart(given, sha256Of(given)) : given;
-  };
   try {
     mkdirSync(dirname(path), { recursive: true });
-    (apart ? writeApart : writeWhole)(path, key, count, made);
+    (options.apart === true ? writeApart : writeWhole)(path, key, count, make);
   } catch {
     return false;
   }
@@ -489,8 +484,9 @@ export function writeEntryParts(
   return true;
 }
 
-/** A known part's bytes made again, as a part to write. */
-function madeAgain(part: StoredPart | KnownPart): StoredPart {
+/** A part as written: bytes hashed now, a known part's bytes made again and hashed, a stored part as it is. */
+function toStored(part: Uint8Array | StoredPart | KnownPart): StoredPart {
+  if (part instanceof Uint8Array) return storedPart(part, sha256Of(part));
   if (!('make' in part)) return part;
   const bytes = part.make();
   return storedPart(bytes, sha256Of(bytes));
@@ -500,7 +496,7 @@ function madeAgain(part: StoredPart | KnownPart): StoredPart {
 const CHECK_ENTRIES = { match: (name: string) => name.startsWith('check-'), keep: MAX_ENTRIES };
 
 /** The entry as one file: its header, then its parts, written to a temp file renamed into place. */
-function writeWhole(path: string, key: string, count: number, made: (i: number) => StoredPart | KnownPart): void {
+function writeWhole(path: string, key: string, count: number, make: (i: number) => Uint8Array | StoredPart | KnownPart): void {
   const lengths = new Array<number>(count).fill(0);
   const sha256 = new Array<string>(count).fill('0'.repeat(64));
   const tmp = tempName(path);
@@ -509,7 +505,7 @@ function writeWhole(path: string, key: string, count: number, made: (i: number) 
     try {
       let at = header(key, sha256, lengths).length;
       for (let i = 0; i < count; i++) {
-        const part = madeAgain(made(i));
+        const part = toStored(make(i));
         at += writeChunks(fd, part, at);
         sha256[i] = part.sha256;
         lengths[i] = part.length;
@@ -529,15 +525,16 @@ function writeWhole(path: string, key: string, count: number, made: (i: number) 
  * The entry stored apart: each part's file written when none of its name is there, then the header. A known part
  * whose file is there is not made at all.
  */
-function writeApart(path: string, key: string, count: number, made: (i: number) => StoredPart | KnownPart): void {
+function writeApart(path: string, key: string, count: number, make: (i: number) => Uint8Array | StoredPart | KnownPart): void {
   const lengths: number[] = [];
   const sha256: string[] = [];
   mkdirSync(join(dirname(path), PARTS_FOLDER), { recursive: true });
   for (let i = 0; i < count; i++) {
-    const given = made(i);
-    let part: { sha256: string; length: number } = given;
-    if (!('make' in given) || !existsSync(partFile(path, given.sha256))) {
-      const stored = madeAgain(given);
+    const given = make(i);
+    const known = !(given instanceof Uint8Array) && 'make' in given && existsSync(partFile(path, given.sha256));
+    let part: { sha256: string; length: number } | undefined = known ? given : undefined;
+    if (part === undefined) {
+      const stored = toStored(given);
       const file = partFile(path, stored.sha256);
       if (!existsSync(file)) writeFileOf(file, stored);
       part = stored;
